@@ -1,0 +1,49 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+
+
+class CaseInsensitiveUserManager(UserManager["User"]):
+    """Log-in finds a user whatever the case of the username typed."""
+
+    def get_by_natural_key(self, username: str | None) -> "User":
+        return self.get(username__iexact=username)
+
+
+class User(AbstractUser):
+    """A player or an admin. Usernames and e-mail addresses are unique whatever their case."""
+
+    email = models.EmailField(_("e-mail address"), blank=True)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(
+        _("preferred language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Leave empty to follow your browser's language."),
+    )
+    country = CountryField(_("country"), blank=True)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
+
+    objects = CaseInsensitiveUserManager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_ci_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def public_name(self) -> str:
+        """The name other players see."""
+        return self.display_name or self.username

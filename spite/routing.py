@@ -1,0 +1,5 @@
+"""Every WebSocket route of the site, gathered from the apps' routing modules."""
+
+from games.routing import websocket_urlpatterns as games_routes
+
+websocket_urlpatterns = [*games_routes]
