@@ -45,5 +45,7 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        """The name other players see."""
+        """The name other players see; a deleted account shows as "deleted player"."""
+        if self.deleted_at is not None:
+            return str(_("deleted player"))
         return self.display_name or self.username

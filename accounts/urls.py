@@ -1,4 +1,23 @@
 from django.urls import path
 
+from accounts import views
+
 app_name = "accounts"
-urlpatterns: list = []
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.login_view, name="login"),
+    path("logout/", views.logout_view, name="logout"),
+    path("password/change/", views.password_change, name="password_change"),
+    path("password/change/done/", views.password_change_done, name="password_change_done"),
+    path("password/reset/", views.password_reset, name="password_reset"),
+    path("password/reset/sent/", views.password_reset_done, name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        views.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path("password/reset/done/", views.password_reset_complete, name="password_reset_complete"),
+    path("u/<str:username>/", views.profile, name="profile"),
+    path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("delete/", views.account_delete, name="delete"),
+]

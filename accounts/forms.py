@@ -1,0 +1,140 @@
+"""Forms for the account pages. Duplicate names and addresses get a form error, never an
+IntegrityError: the database constraints are the last guard, these checks the first."""
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import forms as auth_forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
+
+EMAIL_TAKEN = _("An account with this e-mail address already exists.")
+USERNAME_TAKEN = _("A user with that username already exists.")
+USERNAME_RESERVED = _("Usernames starting with “%(prefix)s” are reserved.")
+
+
+def _clean_email(form: forms.BaseForm, instance: User | None) -> str:
+    email = User.objects.normalize_email(form.cleaned_data.get("email") or "").strip()
+    if user_email_taken(email=email, exclude=instance):
+        raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
+    return email
+
+
+class SignUpForm(auth_forms.UserCreationForm):
+    """Username, e-mail address and the password twice, checked by the password validators."""
+
+    class Meta(auth_forms.UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].widget.attrs["autocomplete"] = "email"
+        self.fields["username"].help_text = _(
+            "Your log-in name; 150 characters or fewer: letters, digits and @ . + - _ only."
+        )
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data.get("username") or ""
+        if username.lower().startswith(DELETED_USERNAME_PREFIX):
+            raise forms.ValidationError(
+                USERNAME_RESERVED, code="reserved", params={"prefix": DELETED_USERNAME_PREFIX}
+            )
+        if user_username_taken(username=username):
+            raise forms.ValidationError(USERNAME_TAKEN, code="unique")
+        return username
+
+    def clean_email(self) -> str:
+        return _clean_email(self, None)
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's log-in form; the username may be typed in any case (see the user manager)."""
+
+
+class ProfileForm(forms.ModelForm):
+    """What a player may change about themselves."""
+
+    class Meta:
+        model = User
+        fields = ("display_name", "email", "language", "country")
+        help_texts = {
+            "display_name": _("The name other players see. Leave empty to show your username."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].widget.attrs["autocomplete"] = "email"
+        self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+        self.fields["country"].widget.attrs["autocomplete"] = "country"
+        language = self.fields["language"]
+        assert isinstance(language, forms.ChoiceField)
+        language.choices = [
+            ("", _("Follow my browser")),
+            *((code, name) for code, name in language.choices if code),
+        ]
+        country = self.fields["country"]
+        assert isinstance(country, forms.ChoiceField)
+        country.choices = [
+            ("", _("Do not show a country")),
+            *((code, name) for code, name in country.choices if code),
+        ]
+
+    def clean_display_name(self) -> str:
+        return (self.cleaned_data.get("display_name") or "").strip()
+
+    def clean_email(self) -> str:
+        return _clean_email(self, self.instance)
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for the password again."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Type your password to confirm that you want to delete your account."),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password. Your account was not deleted."),
+                code="password_incorrect",
+            )
+        return password
+
+
+class AdminUserChangeForm(auth_forms.UserChangeForm):
+    """The admin's change form, with the same case-insensitive e-mail check as the site."""
+
+    class Meta(auth_forms.UserChangeForm.Meta):
+        model = User
+
+    def clean_email(self) -> str:
+        return _clean_email(self, self.instance)
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data.get("username") or ""
+        if user_username_taken(username=username, exclude=self.instance):
+            raise forms.ValidationError(USERNAME_TAKEN, code="unique")
+        return username
+
+
+class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
+    class Meta(auth_forms.AdminUserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        return _clean_email(self, None)

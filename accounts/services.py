@@ -1,0 +1,104 @@
+"""Writes about accounts. Views validate input with forms, then call one of these."""
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.models import Session
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from accounts.selectors import DELETED_USERNAME_PREFIX
+
+# Session engines whose sessions live in the database table we can sweep.
+_DATABASE_SESSION_ENGINES = {
+    "django.contrib.sessions.backends.db",
+    "django.contrib.sessions.backends.cached_db",
+}
+
+
+class AccountConflict(Exception):
+    """Another account took the username or e-mail address between the check and the write."""
+
+    message = _("That username or e-mail address is already in use. Please choose another.")
+
+
+def user_create(*, username: str, email: str, password: str) -> User:
+    """Create a player account; the password is assumed to have passed the validators."""
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError as exc:  # a concurrent sign-up won the race for the name or address
+        raise AccountConflict from exc
+
+
+def user_update_profile(
+    *, user: User, display_name: str, language: str, country: str, email: str
+) -> User:
+    """Save what a player may change about themselves on the edit-profile page."""
+    user.display_name = display_name
+    user.language = language
+    user.country = country
+    user.email = email
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["display_name", "language", "country", "email"])
+    except IntegrityError as exc:
+        raise AccountConflict from exc
+    return user
+
+
+def _new_deleted_username() -> str:
+    while True:
+        candidate = f"{DELETED_USERNAME_PREFIX}{secrets.token_hex(8)}"
+        if not User.objects.filter(username__iexact=candidate).exists():
+            return candidate
+
+
+def user_sessions_end(*, user: User) -> int:
+    """Delete every stored session in which this user is logged in; return how many.
+
+    Only database-backed session engines can be swept. Whatever the engine, changing the
+    password hash (as `user_delete` does) makes Django reject the user's other sessions on
+    their next request, so this sweep is a tidy-up, not the only safeguard.
+    """
+    if settings.SESSION_ENGINE not in _DATABASE_SESSION_ENGINES:
+        return 0
+    store_class = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    ended = 0
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.get_decoded().get(SESSION_KEY) == str(user.pk):
+            store_class(session_key=session.session_key).delete()
+            ended += 1
+    return ended
+
+
+def user_delete(*, user: User) -> User:
+    """Anonymise an account in place (see docs/accounts.md for the policy).
+
+    The row stays, so finished games, standings and opponents' histories keep a "deleted
+    player"; everything that identifies the person goes, and the old username and e-mail
+    address become free to register again.
+    """
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        user.username = _new_deleted_username()
+        user.email = ""
+        user.display_name = ""
+        user.first_name = ""
+        user.last_name = ""
+        user.country = ""
+        user.language = ""
+        user.set_unusable_password()
+        user.is_active = False
+        user.is_staff = False
+        user.is_superuser = False
+        user.deleted_at = timezone.now()
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    user_sessions_end(user=user)
+    return user

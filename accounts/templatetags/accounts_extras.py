@@ -1,0 +1,16 @@
+"""Template filters for the account pages."""
+
+import math
+from datetime import timedelta
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def minutes_ceil(value: timedelta | None) -> int:
+    """A duration in whole minutes, rounded up (a 30-second wait is "1 minute")."""
+    if not value:
+        return 0
+    return max(1, math.ceil(value.total_seconds() / 60))

@@ -1,0 +1,138 @@
+"""Account pages. Views stay thin: a form validates, a service writes."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from accounts import services
+from accounts.forms import DeleteAccountForm, LoginForm, ProfileForm, SignUpForm
+from accounts.models import User
+from accounts.selectors import user_public_get
+
+# The backend a freshly signed-up player is logged in with (several are configured).
+_LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.user_create(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except services.AccountConflict as conflict:
+            form.add_error(None, conflict.message)
+        else:
+            login(request, user, backend=_LOGIN_BACKEND)
+            messages.success(
+                request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
+            )
+            return redirect(_safe_next(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
+    return render(
+        request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}
+    )
+
+
+login_view = auth_views.LoginView.as_view(
+    template_name="accounts/login.html",
+    authentication_form=LoginForm,
+    redirect_authenticated_user=True,
+)
+logout_view = auth_views.LogoutView.as_view()  # POST only: GET answers 405
+
+password_change = auth_views.PasswordChangeView.as_view(
+    template_name="accounts/password_change_form.html",
+    success_url=reverse_lazy("accounts:password_change_done"),
+)
+password_change_done = auth_views.PasswordChangeDoneView.as_view(
+    template_name="accounts/password_change_done.html",
+)
+password_reset = auth_views.PasswordResetView.as_view(
+    template_name="accounts/password_reset_form.html",
+    email_template_name="accounts/email/password_reset_email.txt",
+    subject_template_name="accounts/email/password_reset_subject.txt",
+    success_url=reverse_lazy("accounts:password_reset_done"),
+)
+password_reset_done = auth_views.PasswordResetDoneView.as_view(
+    template_name="accounts/password_reset_done.html",
+)
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    template_name="accounts/password_reset_confirm.html",
+    success_url=reverse_lazy("accounts:password_reset_complete"),
+)
+password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
+    template_name="accounts/password_reset_complete.html",
+)
+
+
+@require_http_methods(["GET", "HEAD"])
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    profile_user = user_public_get(username=username)
+    if profile_user is None:
+        raise Http404(_("No player has that username."))
+    if profile_user.username != username:  # /u/ALICE/ → /u/alice/
+        return redirect("accounts:profile", username=profile_user.username, permanent=True)
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": profile_user, "is_own_profile": request.user == profile_user},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    # A copy, so a rejected form never changes the user shown in the page header.
+    form = ProfileForm(request.POST or None, instance=User.objects.get(pk=user.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.user_update_profile(user=user, **form.cleaned_data)
+        except services.AccountConflict as conflict:
+            form.add_error(None, conflict.message)
+        else:
+            messages.success(request, _("Your profile was saved."))
+            return redirect("accounts:profile", username=user.username)
+    return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+@sensitive_post_parameters("password")
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    form = DeleteAccountForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        services.user_delete(user=user)
+        logout(request)
+        messages.success(
+            request, _("Your account was deleted. Goodbye, and thank you for playing.")
+        )
+        return redirect(reverse("home"))
+    return render(request, "accounts/account_delete.html", {"form": form})

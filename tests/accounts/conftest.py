@@ -1,0 +1,19 @@
+import pytest
+
+from tests.accounts.factories import UserFactory
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory(username="alice", email="alice@example.org", display_name="Alice W.")
+
+
+@pytest.fixture
+def logged_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def logged_in_user_id(client) -> int | None:
+    value = client.session.get("_auth_user_id")
+    return int(value) if value is not None else None

@@ -1,0 +1,140 @@
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from tests.accounts.conftest import logged_in_user_id
+from tests.accounts.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("accounts:signup")
+GOOD = {
+    "username": "carla",
+    "email": "carla@example.org",
+    "password1": "tangled-orchard-41",
+    "password2": "tangled-orchard-41",
+}
+
+
+def post(client, **changes):
+    return client.post(URL, {**GOOD, **changes})
+
+
+def field_errors(response, field):
+    return response.context["form"].errors.get(field, [])
+
+
+def test_signup_page_renders_a_form_with_csrf(client):
+    response = client.get(URL)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'name="csrfmiddlewaretoken"' in body
+    for name in ("username", "email", "password1", "password2"):
+        assert f'name="{name}"' in body
+        assert f'for="id_{name}"' in body
+
+
+def test_signup_creates_the_user_logs_in_and_redirects(client):
+    response = post(client)
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    user = User.objects.get(username="carla")
+    assert user.email == "carla@example.org"
+    assert user.check_password("tangled-orchard-41")
+    assert user.is_active and not user.is_staff
+    assert logged_in_user_id(client) == user.pk
+
+
+def test_signup_follows_a_safe_next_but_not_an_offsite_one(client):
+    response = client.post(f"{URL}?next=/rules/", GOOD)
+    assert response.url == "/rules/"
+    client.logout()
+    response = client.post(
+        f"{URL}?next=https://evil.example/", {**GOOD, "username": "dora", "email": "d@x.org"}
+    )
+    assert response.url == reverse("home")
+
+
+def test_mismatched_passwords(client):
+    response = post(client, password2="tangled-orchard-42")
+    assert response.status_code == 200
+    assert field_errors(response, "password2") == ["The two password fields didn’t match."]
+    assert not User.objects.filter(username="carla").exists()
+    assert logged_in_user_id(client) is None
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("password123", "This password is too common."),
+        ("q7#x", "This password is too short. It must contain at least 8 characters."),
+        ("83649175203", "This password is entirely numeric."),
+        ("carla1234", "The password is too similar to the username."),
+    ],
+)
+def test_weak_passwords_are_refused_by_the_validators(client, password, message):
+    response = post(client, password1=password, password2=password)
+    assert response.status_code == 200
+    assert message in field_errors(response, "password2")
+    assert not User.objects.filter(username="carla").exists()
+
+
+def test_errors_are_shown_next_to_the_field_and_described(client):
+    response = post(client, password2="something-else-1")
+    body = response.content.decode()
+    assert 'id="id_password2_error"' in body
+    assert 'aria-describedby="id_password2_helptext id_password2_error"' in body
+    assert 'aria-invalid="true"' in body
+
+
+@pytest.mark.parametrize("taken", ["Alice", "ALICE", "alice"])
+def test_duplicate_username_in_any_case(client, taken):
+    UserFactory(username="alice")
+    response = post(client, username=taken)
+    assert response.status_code == 200
+    assert field_errors(response, "username") == ["A user with that username already exists."]
+    assert User.objects.filter(username__iexact="alice").count() == 1
+
+
+def test_duplicate_email_in_another_case(client):
+    UserFactory(email="A@x.org")
+    response = post(client, email="a@X.org")
+    assert response.status_code == 200
+    assert field_errors(response, "email") == [
+        "An account with this e-mail address already exists."
+    ]
+    assert not User.objects.filter(username="carla").exists()
+
+
+@pytest.mark.parametrize("email", ["not-an-address", "carla@", "@example.org"])
+def test_bad_email(client, email):
+    response = post(client, email=email)
+    assert response.status_code == 200
+    assert field_errors(response, "email") == ["Enter a valid email address."]
+
+
+def test_email_is_required(client):
+    response = post(client, email="")
+    assert field_errors(response, "email") == ["This field is required."]
+
+
+def test_bad_username(client):
+    response = post(client, username="carla smith!")
+    assert response.status_code == 200
+    assert field_errors(response, "username")
+    assert not User.objects.exists()
+
+
+def test_deleted_prefix_is_reserved(client):
+    response = post(client, username="Deleted-0a1b2c")
+    assert field_errors(response, "username") == [
+        "Usernames starting with “deleted-” are reserved."
+    ]
+    assert not User.objects.exists()
+
+
+def test_a_logged_in_user_is_sent_home(client):
+    client.force_login(UserFactory())
+    response = client.get(URL)
+    assert response.status_code == 302
+    assert response.url == reverse("home")
