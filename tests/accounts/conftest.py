@@ -3,6 +3,12 @@ import pytest
 from tests.accounts.factories import UserFactory
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """The production hasher is slow on purpose; these tests hash hundreds of passwords."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def user(db):
     return UserFactory(username="alice", email="alice@example.org", display_name="Alice W.")

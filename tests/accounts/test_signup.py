@@ -58,7 +58,7 @@ def test_signup_follows_a_safe_next_but_not_an_offsite_one(client):
 def test_mismatched_passwords(client):
     response = post(client, password2="tangled-orchard-42")
     assert response.status_code == 200
-    assert field_errors(response, "password2") == ["The two password fields didn’t match."]
+    assert field_errors(response, "password2") == ["The two password fields didn\u2019t match."]
     assert not User.objects.filter(username="carla").exists()
     assert logged_in_user_id(client) is None
 

@@ -1,0 +1,124 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from tests.accounts.conftest import logged_in_user_id
+from tests.accounts.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+CHANGE = reverse("accounts:password_change")
+RESET = reverse("accounts:password_reset")
+NEW = "quiet-lantern-73"
+
+
+def test_password_change_needs_login(client):
+    response = client.get(CHANGE)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("accounts:login"))
+
+
+def test_password_change_works_and_keeps_the_session(logged_in, user):
+    assert logged_in.get(CHANGE).status_code == 200
+    response = logged_in.post(
+        CHANGE, {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_change_done")
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    assert logged_in_user_id(logged_in) == user.pk
+    done = logged_in.get(response.url)
+    assert done.status_code == 200
+    assert "Password changed" in done.content.decode()
+
+
+def test_password_change_wrong_old_password(logged_in, user):
+    response = logged_in.post(
+        CHANGE, {"old_password": "not-it", "new_password1": NEW, "new_password2": NEW}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["old_password"] == [
+        "Your old password was entered incorrectly. Please enter it again."
+    ]
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+def test_password_change_weak_new_password(logged_in, user):
+    response = logged_in.post(
+        CHANGE, {"old_password": PASSWORD, "new_password1": "abc", "new_password2": "abc"}
+    )
+    assert response.status_code == 200
+    assert "This password is too short." in " ".join(
+        response.context["form"].errors["new_password2"]
+    )
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+def reset_link(message) -> str:
+    match = re.search(r"https?://testserver(/accounts/password/reset/[^/\s]+/[^/\s]+/)", message)
+    assert match, message
+    return match.group(1)
+
+
+def test_password_reset_full_journey(client, user):
+    assert client.get(RESET).status_code == 200
+    response = client.post(RESET, {"email": "ALICE@example.org"})  # any case
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_reset_done")
+    assert client.get(response.url).status_code == 200
+
+    assert len(mail.outbox) == 1
+    email = mail.outbox[0]
+    assert email.to == ["alice@example.org"]
+    assert email.subject == "Reset your Spite & Malice password"
+    assert "Hello alice," in email.body
+    link = reset_link(email.body)
+
+    # The link redirects to a token-less URL that shows the form.
+    response = client.get(link, follow=True)
+    assert response.status_code == 200
+    assert response.context["validlink"] is True
+    form_url = response.redirect_chain[-1][0]
+    response = client.post(form_url, {"new_password1": NEW, "new_password2": NEW})
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_reset_complete")
+    assert client.get(response.url).status_code == 200
+
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    assert (
+        client.post(reverse("accounts:login"), {"username": "alice", "password": NEW}).status_code
+        == 302
+    )
+
+    # The link works once.
+    client.logout()
+    response = client.get(link, follow=True)
+    assert response.context["validlink"] is False
+    assert "This link no longer works" in response.content.decode()
+
+
+def test_password_reset_unknown_email_does_not_leak(client, user):
+    known = client.post(RESET, {"email": "alice@example.org"})
+    mail.outbox.clear()
+    unknown = client.post(RESET, {"email": "nobody@example.org"})
+    assert unknown.status_code == known.status_code == 302
+    assert unknown.url == known.url == reverse("accounts:password_reset_done")
+    assert mail.outbox == []
+
+
+def test_password_reset_bad_email_is_a_form_error(client):
+    response = client.post(RESET, {"email": "nope"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"] == ["Enter a valid email address."]
+
+
+def test_password_reset_is_not_sent_to_inactive_accounts(client):
+    UserFactory(email="gone@example.org", is_active=False)
+    client.post(RESET, {"email": "gone@example.org"})
+    assert mail.outbox == []
