@@ -149,6 +149,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_USERNAME_CALLABLE = "accounts.axes.username_for_lockout"
 
 # E-mail: printed to the console unless EMAIL_URL=smtp://user:password@host:587 (or smtp+tls://…).
 _email = env.email_url("EMAIL_URL", default="consolemail://")
