@@ -1,0 +1,266 @@
+"""The site-wide pages (home, rules), the health check and the WebSocket router."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import OperationalError
+from django.test import Client
+from django.urls import reverse
+
+from spite import views
+
+ROOT = Path(__file__).resolve().parents[1]
+PLACEHOLDERS = re.compile(r"TODO|coming soon|not implemented|lorem ipsum|FIXME", re.IGNORECASE)
+# An address on another host anywhere a page loads something from: src, href, url(), @import.
+EXTERNAL = re.compile(
+    r"""(?:src|href|action)\s*=\s*["']?(?:https?:)?//"""
+    r"""|url\(\s*["']?(?:https?:)?//|@import"""
+)
+
+
+@pytest.fixture
+def player(db):
+    return get_user_model().objects.create_user(
+        username="carla", email="carla@example.com", password="a-long-test-pass-42"
+    )
+
+
+# --- home ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_home_invites_a_visitor_to_sign_up_or_log_in(client: Client) -> None:
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Spite &amp; Malice" in html
+    assert "How a game goes" in html
+    assert f'href="{reverse("accounts:signup")}"' in html
+    assert f'href="{reverse("accounts:login")}"' in html
+    assert f'href="{reverse("rules")}"' in html
+    assert 'data-testid="welcome"' not in html
+
+
+@pytest.mark.django_db
+def test_home_welcomes_a_signed_in_player_with_links_to_their_profile(client, player) -> None:
+    client.force_login(player)
+
+    html = client.get(reverse("home")).content.decode()
+
+    assert 'data-testid="welcome"' in html
+    assert "Welcome back, carla" in html
+    assert f'href="{reverse("accounts:profile", args=["carla"])}"' in html
+    assert f'href="{reverse("accounts:profile_edit")}"' in html
+    assert "Sign up free" not in html
+
+
+@pytest.mark.django_db
+def test_home_uses_the_display_name_when_there_is_one(client, player) -> None:
+    player.display_name = "Carla the Bold"
+    player.save()
+    client.force_login(player)
+
+    html = client.get(reverse("home")).content.decode()
+
+    assert "Welcome back, Carla the Bold" in html
+
+
+# --- rules --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_rules_page_teaches_every_part_of_the_game(client: Client) -> None:
+    response = client.get(reverse("rules"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    for section in ("cards", "table", "building", "kings", "turn", "end", "starts", "match"):
+        assert f'id="{section}"' in html, section
+        assert f'href="#{section}"' in html, section
+    for section in ("seeing", "variants"):
+        assert f'id="{section}"' in html, section
+    for phrase in (
+        "104 cards",
+        "pay-off pile",
+        "side stacks",
+        "center stacks",
+        "stock",
+        "Kings are wild",
+        "stands for 4",
+        "50 points",
+        "a tie",
+        "Spectators",
+    ):
+        assert phrase in html, phrase
+    for knob in (
+        "decks",
+        "hand_<wbr>size",
+        "payoff_<wbr>size",
+        "side_<wbr>stacks",
+        "center_<wbr>stacks",
+        "king_<wbr>on_<wbr>empty",
+        "refill_<wbr>empty_<wbr>hand",
+        "match_<wbr>target",
+    ):
+        assert f"<code>{knob}</code>" in html, knob
+
+
+@pytest.mark.django_db
+def test_rules_page_draws_its_pictures_inline(client: Client) -> None:
+    html = client.get(reverse("rules")).content.decode()
+
+    figures = re.findall(r"<figure.*?</figure>", html, re.DOTALL)
+    assert len(figures) >= 3
+    for figure in figures:
+        assert "<svg" in figure and "<figcaption" in figure
+        assert re.search(r'role="img"\s+aria-labelledby="[^"]+"', figure)
+    assert "<img" not in html
+
+
+@pytest.mark.django_db
+def test_rules_page_links_back_to_signing_up(client: Client) -> None:
+    html = client.get(reverse("rules")).content.decode()
+
+    assert f'href="{reverse("accounts:signup")}"' in html
+    assert f'href="{reverse("home")}"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["home", "rules"])
+def test_pages_load_nothing_from_another_host_and_have_no_placeholders(client, name) -> None:
+    html = client.get(reverse(name)).content.decode()
+
+    assert not EXTERNAL.search(html)
+    assert not PLACEHOLDERS.search(html)
+    assert '<link rel="stylesheet" href="/static/css/site.css">' in html
+    assert 'href="/static/img/favicon.svg"' in html
+
+
+def test_stylesheet_and_favicon_fetch_nothing_from_outside() -> None:
+    css = (ROOT / "static/css/site.css").read_text()
+    svg = (ROOT / "static/img/favicon.svg").read_text()
+
+    assert not EXTERNAL.search(css)
+    assert "@font-face" not in css
+    assert not PLACEHOLDERS.search(css)
+    assert "<svg" in svg and "href" not in svg
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/static/css/site.css", "/static/img/favicon.svg"])
+def test_static_files_are_served(client: Client, path: str) -> None:
+    response = client.get(path)
+
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content)
+
+
+# --- /healthz -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_healthz_answers_ok_when_the_database_answers(client: Client) -> None:
+    response = client.get(reverse("healthz"))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body = json.loads(response.content)
+    assert body["status"] == "ok"
+    assert body["checks"] == {"database": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+class _BrokenConnection:
+    def cursor(self):
+        raise OperationalError("could not connect to server")
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_database_fails(client, monkeypatch) -> None:
+    monkeypatch.setattr(views, "connection", _BrokenConnection())
+
+    response = client.get(reverse("healthz"))
+
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body["status"] == "error"
+    assert body["checks"]["database"] == "error: OperationalError"
+    assert "could not connect" not in response.content.decode()  # no internals leak out
+
+
+@pytest.mark.django_db
+def test_healthz_checks_the_channel_layer_when_redis_is_configured(client, settings) -> None:
+    # The check itself runs on whatever layer is configured; here the in-memory one.
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+    response = client.get(reverse("healthz"))
+
+    assert response.status_code == 200
+    assert json.loads(response.content)["checks"] == {"database": "ok", "channel_layer": "ok"}
+
+
+class _DownLayer:
+    async def new_channel(self):
+        raise ConnectionRefusedError("redis is down")
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_channel_layer_fails(client, settings, monkeypatch) -> None:
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    monkeypatch.setattr(views, "get_channel_layer", _DownLayer)
+
+    response = client.get(reverse("healthz"))
+
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body["checks"] == {"database": "ok", "channel_layer": "error: ConnectionRefusedError"}
+
+
+@pytest.mark.django_db
+def test_healthz_only_answers_get(client: Client) -> None:
+    assert client.post(reverse("healthz")).status_code == 405
+
+
+# --- WebSocket routing --------------------------------------------------------------------
+
+
+def _origin() -> list[tuple[bytes, bytes]]:
+    host = next(h for h in settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
+    return [(b"origin", f"http://{host}".encode())]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_to_an_unknown_path_is_refused() -> None:
+    from spite.asgi import application
+
+    communicator = WebsocketCommunicator(application, "/ws/nowhere/", headers=_origin())
+    try:
+        with pytest.raises(ValueError, match="No route found"):
+            await communicator.connect()
+    finally:
+        with pytest.raises(ValueError, match="No route found"):
+            await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "headers", [[], [(b"origin", b"http://evil.example")]], ids=["no origin", "foreign origin"]
+)
+async def test_websocket_from_a_foreign_or_missing_origin_is_refused(headers) -> None:
+    from spite.asgi import application
+
+    communicator = WebsocketCommunicator(application, "/ws/nowhere/", headers=headers)
+    connected, _code = await communicator.connect()
+    try:
+        assert connected is False
+    finally:
+        await communicator.disconnect()
