@@ -222,3 +222,5 @@ def main(
     except KeyboardInterrupt:
         (stdout or sys.stdout).write("\nBye.\n")
         return 130
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_TWO64 = 1 << 64
 
 T = TypeVar("T")
 
@@ -79,7 +80,21 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates, from the end)."""
+        """Shuffle ``items`` in place (Fisher-Yates, from the end).
+
+        The same draws as ``below(i + 1)`` for i from the end, inlined for speed.
+        """
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:
+                s = (s + _GAMMA) & MASK64
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = s

@@ -8,11 +8,10 @@ fair bot searches without peeking (OpenSpiel's ``resample_from_infostate``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import ORDER, full_deck, sort_cards
+from engine.cards import CARDS, sort_cards
 from engine.rng import Rng
 from engine.rules import Rules
 
@@ -61,22 +60,21 @@ def sample_game(view: Mapping[str, Any], seed: int = 0) -> Game:
     from engine.game import Game, Outcome
 
     rules = Rules.from_dict(view.get("rules"))
-    seen: Counter[str] = Counter()
+    counts = dict.fromkeys(CARDS, rules.decks)
     players = view["players"]
+    seen: list[str] = [c for stack in view["center"] for c in stack["cards"]]
     for info in players:
         if info["hand"] is not None:
-            seen.update(info["hand"])
+            seen += info["hand"]
         if info["payoff_top"] is not None:
-            seen[info["payoff_top"]] += 1
+            seen.append(info["payoff_top"])
         for side in info["sides"]:
-            seen.update(side)
-    for stack in view["center"]:
-        seen.update(stack["cards"])
-    pool_counts = Counter(full_deck(rules.decks))
-    pool_counts.subtract(seen)
-    if any(n < 0 for n in pool_counts.values()):
+            seen += side
+    for card in seen:
+        counts[card] -= 1
+    if any(n < 0 for n in counts.values()):
         raise ValueError("the view shows more copies of a card than the decks hold")
-    pool = sorted(pool_counts.elements(), key=ORDER.__getitem__)
+    pool = [card for card in CARDS for _ in range(counts[card])]
     rng = Rng(seed)
     rng.shuffle(pool)
 

@@ -77,3 +77,14 @@ def test_bad_states_are_refused() -> None:
     for state in (-1, 2**64, True, "1"):
         with pytest.raises(ValueError):
             Rng.from_state(state)  # type: ignore[arg-type]
+
+
+def test_shuffle_makes_the_same_draws_as_below() -> None:
+    items = list(range(80))
+    slow, rng = items[:], Rng(2024)
+    for i in range(len(slow) - 1, 0, -1):
+        j = rng.below(i + 1)
+        slow[i], slow[j] = slow[j], slow[i]
+    fast, fast_rng = items[:], Rng(2024)
+    fast_rng.shuffle(fast)
+    assert fast == slow and fast_rng.state == rng.state
