@@ -11,6 +11,7 @@ import argparse
 import json
 import secrets
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -197,10 +198,200 @@ def _play_one(
     return True
 
 
+# ---------------------------------------------------------------------- duel, simulate
+
+
+def _parse_option(text: str) -> tuple[str, str, object]:
+    name, sep, rest = text.partition(".")
+    key, sep2, raw = rest.partition("=")
+    if not sep or not sep2 or name not in names() or not key:
+        raise argparse.ArgumentTypeError(
+            f"expected BOT.OPTION=VALUE with a bot of {', '.join(names())}, e.g. expert.samples=4"
+        )
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError(f"bad value for {name}.{key}: {raw!r}") from None
+    return name, key, value
+
+
+def _series_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    parser.add_argument("--games", type=int, default=games, help="games to play")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed")
+    parser.add_argument(
+        "--rule", type=_parse_rule, action="append", default=[], metavar="KNOB=VALUE"
+    )
+    parser.add_argument(
+        "--payoff-size", type=int, default=None, help="short for --rule payoff_size=N"
+    )
+    parser.add_argument(
+        "--bot-option",
+        type=_parse_option,
+        action="append",
+        default=[],
+        metavar="BOT.OPTION=VALUE",
+        help="a bot's own knob, e.g. expert.samples=4",
+    )
+
+
+def _series_setup(
+    args: argparse.Namespace, pair: Sequence[str], out: TextIO
+) -> tuple[dict[str, Any], tuple[dict[str, Any], dict[str, Any]]] | None:
+    rules = dict(args.rule)
+    if args.payoff_size is not None:
+        rules["payoff_size"] = args.payoff_size
+    try:
+        Rules(**rules)
+        for name in pair:
+            if name not in names():
+                raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(names())}")
+    except ValueError as err:
+        out.write(f"error: {err}\n")
+        return None
+    if args.games < 1 or args.jobs < 1 or args.seed < 0:
+        out.write("error: --games and --jobs must be positive, --seed not negative\n")
+        return None
+    options: list[dict[str, Any]] = [{}, {}]
+    for name, key, value in args.bot_option:
+        for k in (0, 1):
+            if pair[k] == name:
+                options[k][key] = value
+    try:
+        for k in (0, 1):
+            bot(pair[k], 0, **options[k])
+    except ValueError as err:
+        out.write(f"error: {err}\n")
+        return None
+    return rules, (options[0], options[1])
+
+
+def _rules_note(rules: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(rules.items())) or "house rules"
+
+
+def add_duel(sub: Subparsers) -> None:
+    parser = sub.add_parser("duel", help="two bots play seeded games with seats swapped")
+    parser.add_argument("first", choices=names(), help="a bot")
+    parser.add_argument("second", choices=names(), help="its opponent")
+    _series_arguments(parser, 100)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_duel)
+
+
+def run_duel(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    from engine.arena import progress, series, wilson
+
+    pair = (args.first, args.second)
+    setup = _series_setup(args, pair, out)
+    if setup is None:
+        return 2
+    rules, options = setup
+    started = time.perf_counter()
+
+    def show(done: int, _: object) -> None:
+        if not args.quiet:
+            progress(sys.stderr, done, args.games, started)
+
+    t = series(
+        pair,
+        args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        rules=rules,
+        options=options,
+        on_result=show,
+    )
+    a, b = pair
+    label_a, label_b = (a, b) if a != b else (f"{a} (first)", f"{b} (second)")
+    width = max(len(label_a), len(label_b), 6)
+    out.write(
+        f"{label_a} vs {label_b}: {t.games} games ({_rules_note(rules)}), deal seeds "
+        f"{args.seed}..{args.seed + (t.games - 1) // 2}, seats swapped on each deal\n"
+    )
+    out.write(f"{'':<{width}}  {'wins':>6}  {'losses':>6}  {'ties':>6}  {'points':>7}\n")
+    out.write(f"{label_a:<{width}}  {t.wins:>6}  {t.losses:>6}  {t.ties:>6}  {t.points[0]:>7}\n")
+    out.write(f"{label_b:<{width}}  {t.losses:>6}  {t.wins:>6}  {t.ties:>6}  {t.points[1]:>7}\n")
+    if t.decided:
+        lo, hi = wilson(t.wins, t.decided)
+        out.write(
+            f"{label_a} win rate of decided games: {100 * t.wins / t.decided:.1f}% "
+            f"({t.wins}/{t.decided}; 95% Wilson interval {100 * lo:.1f}%-{100 * hi:.1f}%)\n"
+        )
+    else:
+        out.write("no decided games\n")
+    out.write(f"wall time {time.perf_counter() - started:.1f}s with {args.jobs} job(s)\n")
+    return 0
+
+
+def add_simulate(sub: Subparsers) -> None:
+    parser = sub.add_parser("simulate", help="bots play many games; rates and averages")
+    parser.add_argument(
+        "--bots", default="greedy,expert", help="two bot names, comma-separated (greedy,expert)"
+    )
+    _series_arguments(parser, 20)
+    parser.set_defaults(run=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    from engine.arena import progress, series, wilson
+
+    pair = tuple(n.strip() for n in args.bots.split(","))
+    if len(pair) != 2:
+        out.write("error: --bots takes two bot names, e.g. greedy,expert\n")
+        return 2
+    setup = _series_setup(args, pair, out)
+    if setup is None:
+        return 2
+    rules, options = setup
+    started = time.perf_counter()
+
+    def show(done: int, _: object) -> None:
+        progress(sys.stderr, done, args.games, started)
+
+    t = series(
+        (pair[0], pair[1]),
+        args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        rules=rules,
+        options=options,
+        on_result=show,
+    )
+    n = t.games
+    out.write(f"{n} games, {pair[0]} vs {pair[1]} ({_rules_note(rules)}), seats swapped\n")
+    for k, name in enumerate(pair):
+        won = t.wins if k == 0 else t.losses
+        label = name if pair[0] != pair[1] else f"{name} ({'first' if k == 0 else 'second'})"
+        out.write(
+            f"  {label}: wins {won} ({100 * won / n:.1f}%), points {t.points[k]} "
+            f"({t.points[k] / n:.2f} per game)\n"
+        )
+    out.write(f"  ties: {t.ties} ({100 * t.ties / n:.1f}%)\n")
+    if t.decided:
+        lo, hi = wilson(t.wins, t.decided)
+        out.write(
+            f"  {pair[0]} wins {100 * t.wins / t.decided:.1f}% of decided games "
+            f"(95% Wilson interval {100 * lo:.1f}%-{100 * hi:.1f}%)\n"
+        )
+    out.write(
+        f"  average per game: {t.plies / n:.1f} plies, {t.turns / n:.1f} turns, "
+        f"{(t.points[0] + t.points[1]) / n:.2f} points; {t.seconds / n:.2f}s of play\n"
+    )
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 
+
+def _add_bench(sub: Subparsers) -> None:
+    from engine.bench import add_bench
+
+    add_bench(sub)
+
+
 #: Subcommand builders; each adds one parser with ``run`` set.
-COMMANDS: list[Callable[[Subparsers], None]] = [add_play]
+COMMANDS: list[Callable[[Subparsers], None]] = [add_play, add_duel, add_simulate, _add_bench]
 
 
 def build_parser() -> argparse.ArgumentParser:

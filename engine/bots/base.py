@@ -71,8 +71,8 @@ class BaseBot:
         return f"bot({self.name!r}, seed={self.seed})"
 
 
-BotFactory = Callable[[int], Bot]
-#: Bot name -> factory taking the seed.
+BotFactory = Callable[..., Bot]
+#: Bot name -> factory taking the seed (and the bot's own keyword options, if any).
 REGISTRY: dict[str, BotFactory] = {}
 
 B = TypeVar("B", bound=type[BaseBot])
@@ -96,9 +96,15 @@ def names() -> list[str]:
     return sorted(REGISTRY)
 
 
-def bot(name: str, seed: int = 0) -> Bot:
-    """A new bot of the named kind; ValueError for an unknown name."""
+def bot(name: str, seed: int = 0, **options: Any) -> Bot:
+    """A new bot of the named kind; ValueError for an unknown name or option.
+
+    ``options`` are the bot's own knobs (e.g. ``bot("expert", 1, samples=4)``).
+    """
     factory = REGISTRY.get(name) if isinstance(name, str) else None
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(names())}")
-    return factory(seed)
+    try:
+        return factory(seed, **options)
+    except TypeError as err:
+        raise ValueError(f"bad options for bot {name!r}: {err}") from None
