@@ -104,3 +104,62 @@ def test_new_bots_register_by_name() -> None:
     assert repr(bot("first", 7)) == "bot('first', seed=7)"
     with pytest.raises(ValueError, match="already registered"):
         register("first")(FirstBot)
+
+
+# ---------------------------------------------------------------------- every bot
+
+SMALL: dict[str, dict[str, Any]] = {"expert": {"samples": 4, "nodes": 300, "budget": 1200}}
+
+
+def midgame_positions() -> list[Game]:
+    out = []
+    for seed in (3, 8, 13):
+        game = Game.new(seed=seed)
+        players = [bot("greedy", 5), bot("random", 6)]
+        while not game.is_over and game.ply < 10 + 9 * seed:
+            p = game.to_move
+            game.play(players[p].choose(game, p))
+        assert not game.is_over
+        out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "expert"])
+def test_bots_see_only_the_view(name: str) -> None:
+    """Two games that differ only in hidden cards get the same move from fresh bots."""
+    for game in midgame_positions():
+        p = game.to_move
+        view = game.view(p)
+        for deal in (1, 2):
+            other = Game.from_view(view, seed=deal)
+            assert other.view(p) == view
+            assert other.hands[1 - p] != game.hands[1 - p] or other.stock != game.stock
+            for seed in (0, 1):
+                a = bot(name, seed, **SMALL.get(name, {})).choose(game, p)
+                b = bot(name, seed, **SMALL.get(name, {})).choose(other, p)
+                assert a == b
+                assert a in game.legal_moves()
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "expert"])
+def test_every_bot_refuses_a_player_not_to_move(name: str) -> None:
+    game = midgame_positions()[0]
+    with pytest.raises(ValueError, match="not to move"):
+        bot(name, **SMALL.get(name, {})).choose(game, 1 - game.to_move)
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_every_bot_is_deterministic_for_a_seed(name: str) -> None:
+    for game in midgame_positions():
+        p = game.to_move
+        first = [bot(name, s, **SMALL.get(name, {})).choose(game, p) for s in range(3)]
+        again = [bot(name, s, **SMALL.get(name, {})).choose(game.copy(), p) for s in range(3)]
+        assert first == again
+
+
+def test_bot_options_are_checked() -> None:
+    assert bot("expert", 1, samples=3).samples == 3  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="bad options"):
+        bot("greedy", 1, nope=3)
+    with pytest.raises(ValueError, match="samples"):
+        bot("expert", 1, samples=0)
