@@ -1,5 +1,9 @@
-"""WebSocket routes of the games app (the live-table issue adds the game consumer)."""
+"""WebSocket routes of the games app: one socket per game (docs/protocol.md)."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import GameConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi(), name="game"),
+]

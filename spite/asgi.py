@@ -21,3 +21,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Resume bot turns a restart left unfinished, then sweep now and then (off when the
+# interval is 0, as in tests). See docs/games.md.
+from games import sweeper  # noqa: E402
+
+sweeper.start()

@@ -224,3 +224,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# Live games (docs/games.md): the bot runner, the sweeper, the table's socket.
+# GAMES_BOT_RUNNER: "thread" (a worker pool off the request path), "inline" (tests: the bot
+# plays right after the commit, in the same thread) or "off".
+GAMES_BOT_RUNNER = env.str("GAMES_BOT_RUNNER", default="thread")
+GAMES_BOT_WORKERS = env.int("GAMES_BOT_WORKERS", default=2)
+# Seconds between a bot's moves, so the table shows its turn card by card.
+GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
+# Seconds between sweeps that resume unfinished bot turns; 0 turns the sweeper off.
+GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
+# The socket refuses frames longer than this (bytes of text) with bad_message ...
+GAMES_WS_MAX_MESSAGE = 4096
+# ... and more than `burst` messages per `period` seconds (token bucket) with throttled.
+GAMES_WS_THROTTLE = (30, 10.0)

@@ -8,5 +8,6 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("play/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,64 @@
+from django.contrib import admin
+
+from games.models import Game, Match, Move
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    fields = ["number", "status", "first_player", "version", "winner", "points", "reason"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "seat0", "seat1", "status", "score0", "score1", "ranked", "created_at"]
+    list_filter = ["status", "ranked"]
+    search_fields = ["user0__username", "user1__username"]
+    list_select_related = ["user0", "user1"]
+    readonly_fields = ["created_at", "updated_at", "finished_at"]
+    raw_id_fields = ["user0", "user1"]
+    inlines = [GameInline]
+
+    @admin.display(description="seat 0")
+    def seat0(self, obj: Match) -> str:
+        return obj.seat_name(0)
+
+    @admin.display(description="seat 1")
+    def seat1(self, obj: Match) -> str:
+        return obj.seat_name(1)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["id", "match", "number", "status", "version", "winner", "points", "reason"]
+    list_filter = ["status", "reason"]
+    list_select_related = ["match__user0", "match__user1"]
+    search_fields = ["match__user0__username", "match__user1__username"]
+    readonly_fields = [f.name for f in Game._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    """Moves are append-only: the admin shows them and changes nothing."""
+
+    list_display = ["game", "ply", "seat", "text", "version", "created_at"]
+    list_filter = ["seat"]
+    readonly_fields = [f.name for f in Move._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

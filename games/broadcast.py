@@ -1,0 +1,46 @@
+"""Channel-layer plumbing: group names, and sending a game event once the data is committed.
+
+The database is the truth; the channel layer is only a doorbell with at-most-once delivery.
+A lost event costs nothing but a ``sync`` (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+#: The consumer method a game event is dispatched to (``GameConsumer.game_event``).
+GAME_EVENT = "game.event"
+
+
+def game_group(game_id: int) -> str:
+    """The channel-layer group of one game's sockets: players and spectators alike."""
+    return f"game-{game_id}"
+
+
+def game_event_send(*, game_id: int, version: int, frames: dict[str, list[dict[str, Any]]]) -> None:
+    """Send one event to every socket on the game; each picks its own list of frames.
+
+    ``frames`` maps a viewer key ("0", "1" or "spectator", see ``viewer_key``) to the frames
+    that viewer receives. Called from ``transaction.on_commit``; a failure is logged, never
+    raised (the move is committed whatever happens to the doorbell).
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            game_group(game_id), {"type": GAME_EVENT, "version": version, "frames": frames}
+        )
+    except Exception:
+        logger.exception("could not broadcast version %s of game %s", version, game_id)
+
+
+def viewer_key(seat: int | None) -> str:
+    """The key of a viewer's frames in an event: "0", "1", or "spectator"."""
+    return "spectator" if seat is None else str(seat)

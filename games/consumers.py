@@ -1,0 +1,176 @@
+"""The live table's socket, ``/ws/games/<id>/`` (docs/protocol.md). Thin: it checks the shape
+of what arrives, calls one service or selector, and forwards frames. Players act; anyone may
+watch. Each connection sends only its own viewer's frames."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from games import services, sweeper
+from games.broadcast import game_group, viewer_key
+from games.errors import BAD_MESSAGE, NOT_FOUND, THROTTLED, GameError
+from games.selectors import game_connect
+
+#: Close code sent after a ``not_found`` error (4000 to 4999 are the application's own).
+CLOSE_NOT_FOUND = 4404
+
+
+def _bad(message: str) -> GameError:
+    return GameError(BAD_MESSAGE, message)
+
+
+class _Bucket:
+    """A token bucket: ``burst`` messages at once, refilled over ``period`` seconds."""
+
+    def __init__(self, burst: int, period: float) -> None:
+        self.burst = burst
+        self.rate = burst / period
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> float:
+        """0 if a message may pass now, else the seconds until one may."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    game_id: int
+    seat: int | None
+    last_version: int
+
+    async def connect(self) -> None:
+        sweeper.start()  # no-op once running, or when disabled
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.user = self.scope.get("user")
+        self.seat = None
+        self.last_version = -1
+        self.joined = False
+        burst, period = settings.GAMES_WS_THROTTLE
+        self.bucket = _Bucket(int(burst), float(period))
+        await self.accept()
+        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        self.joined = True  # joined before reading, so no change slips between read and join
+        try:
+            self.seat, frame = await database_sync_to_async(game_connect)(
+                game_id=self.game_id, user=self.user
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+            await self.close(code=CLOSE_NOT_FOUND if exc.code == NOT_FOUND else None)
+            return
+        await self._send_state(frame)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "joined", False):
+            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+            self.joined = False
+
+    # --- client -> server
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            wait = self.bucket.take()
+            if wait:
+                raise GameError(
+                    THROTTLED,
+                    "Too many messages: wait a moment.",
+                    params={"retry_after": round(wait, 1)},
+                )
+            if text_data is None:
+                raise _bad("Send JSON text frames.")
+            if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
+                raise _bad("That message is too long.")
+            try:
+                content = json.loads(text_data)
+            except ValueError:
+                raise _bad("That message is not JSON.") from None
+            if not isinstance(content, dict):
+                raise _bad("A message is a JSON object with a type.")
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        handler = {"move": self._move, "resign": self._resign, "sync": self._sync}.get(
+            kind if isinstance(kind, str) else ""
+        )
+        if handler is None:
+            await self.send_json(
+                _bad('Unknown message type: use "move", "resign" or "sync".').to_frame()
+            )
+            return
+        await handler(content)
+
+    async def _move(self, content: dict[str, Any]) -> None:
+        move_id = content.get("id")
+        echo = move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
+        move, version = content.get("move"), content.get("version")
+        try:
+            if not isinstance(move_id, str) or not 1 <= len(move_id) <= services.MAX_MOVE_ID:
+                raise _bad("A move needs an id: a string of 1 to 64 characters.")
+            if not isinstance(move, str) or not move or len(move) > 32:
+                raise _bad("A move needs its text, such as h:7D-c2.")
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise _bad("A move needs the version it was chosen against.")
+            result = await database_sync_to_async(services.game_play_move)(
+                game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame(move_id=echo))
+            if exc.code == "stale_version":
+                await self._sync()
+            return
+        if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
+            await self._sync()
+
+    async def _resign(self, content: dict[str, Any]) -> None:
+        scope = content.get("scope")
+        try:
+            if scope not in services.RESIGN_SCOPES:
+                raise _bad('Resign the "game" or the "match": send scope "game" or "match".')
+            await database_sync_to_async(services.game_resign)(
+                game_id=self.game_id, user=self.user, scope=scope
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+
+    async def _sync(self, content: dict[str, Any] | None = None) -> None:
+        try:
+            self.seat, frame = await database_sync_to_async(game_connect)(
+                game_id=self.game_id, user=self.user
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+            return
+        await self._send_state(frame)
+
+    async def _send_state(self, frame: dict[str, Any]) -> None:
+        await self.send_json(frame)
+        self.last_version = max(self.last_version, frame["version"])
+
+    # --- server -> client (channel layer)
+
+    async def game_event(self, event: dict[str, Any]) -> None:
+        """A committed change: send this viewer's frames unless it already has that version."""
+        if event["version"] <= self.last_version:
+            return
+        frames = event["frames"].get(viewer_key(self.seat))
+        if frames is None:
+            return  # no frames for this viewer: ask for nothing, the next sync sets it right
+        for frame in frames:
+            await self.send_json(frame)
+        self.last_version = event["version"]

@@ -1,0 +1,67 @@
+"""The one error the games app raises to players: a stable code and a readable message.
+
+The same codes reach the WebSocket (docs/protocol.md) and, later, the REST API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NOT_YOUR_TURN = "not_your_turn"
+ILLEGAL_MOVE = "illegal_move"
+STALE_VERSION = "stale_version"
+BAD_MESSAGE = "bad_message"
+GAME_OVER = "game_over"
+FORBIDDEN = "forbidden"
+NOT_FOUND = "not_found"
+UNAUTHENTICATED = "unauthenticated"
+THROTTLED = "throttled"
+
+CODES = frozenset(
+    {
+        NOT_YOUR_TURN,
+        ILLEGAL_MOVE,
+        STALE_VERSION,
+        BAD_MESSAGE,
+        GAME_OVER,
+        FORBIDDEN,
+        NOT_FOUND,
+        UNAUTHENTICATED,
+        THROTTLED,
+    }
+)
+
+
+class GameError(Exception):
+    """A refused action. ``code`` is for programs, ``message`` for people; an engine refusal
+    (code ``illegal_move``) keeps the engine's own code in ``engine_code`` and its ``params``."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        params: dict[str, Any] | None = None,
+        engine_code: str = "",
+    ) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown game error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = dict(params or {})
+        self.engine_code = engine_code
+
+    def to_frame(self, move_id: str | None = None) -> dict[str, Any]:
+        """The ``error`` frame of docs/protocol.md."""
+        frame: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.engine_code:
+            frame["engine_code"] = self.engine_code
+        if self.params or self.engine_code:
+            frame["params"] = self.params
+        if move_id is not None:
+            frame["id"] = move_id
+        return frame
+
+    def __repr__(self) -> str:
+        return f"GameError({self.code!r}, {self.message!r})"

@@ -1,0 +1,247 @@
+"""Matches, their games, and every move played.
+
+Writes go through ``games.services`` only (the one place that touches both the engine and
+these tables); reads for pages and sockets through ``games.selectors``.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+SEATS = (0, 1)
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random", _("Random bot")
+    GREEDY = "greedy", _("Greedy bot")
+    EXPERT = "expert", _("Expert bot")
+
+
+class Match(models.Model):
+    """A series of games between two seats, each a user or a bot, until one reaches the target.
+
+    Seat 0 is player one (the creator, or the one listed first); RULES.md's tie-break for the
+    first game's starter favours it.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("in progress")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class EndReason(models.TextChoices):
+        NONE = "", _("not over")
+        TARGET_REACHED = "target_reached", _("target reached")
+        RESIGNED = "resigned", _("resigned")
+
+    user0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,  # accounts are anonymised, never deleted (docs/accounts.md)
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 0 player"),
+    )
+    user1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 1 player"),
+    )
+    bot0 = models.CharField(_("seat 0 bot"), max_length=16, choices=BotLevel.choices, blank=True)
+    bot1 = models.CharField(_("seat 1 bot"), max_length=16, choices=BotLevel.choices, blank=True)
+    rules = models.JSONField(_("rules"), help_text=_("engine Rules.to_dict(), every knob"))
+    target = models.PositiveSmallIntegerField(_("target points"), default=50)
+    ranked = models.BooleanField(_("ranked"), default=False)
+    league = models.ForeignKey(
+        "leagues.League",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("league"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
+    score0 = models.PositiveIntegerField(_("seat 0 points"), default=0)
+    score1 = models.PositiveIntegerField(_("seat 1 points"), default=0)
+    winner = models.PositiveSmallIntegerField(_("winning seat"), null=True, blank=True)
+    end_reason = models.CharField(
+        _("end reason"), max_length=16, choices=EndReason.choices, blank=True, default=""
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(user0__isnull=False, bot0="") | Q(user0__isnull=True) & ~Q(bot0="")),
+                name="games_match_seat0_user_xor_bot",
+            ),
+            models.CheckConstraint(
+                condition=(Q(user1__isnull=False, bot1="") | Q(user1__isnull=True) & ~Q(bot1="")),
+                name="games_match_seat1_user_xor_bot",
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__in=SEATS),
+                name="games_match_winner_is_a_seat",
+            ),
+        ]
+        indexes = [models.Index(fields=["status"], name="games_match_status_idx")]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}: {self.seat_name(0)} v {self.seat_name(1)}"
+
+    # --- seats
+
+    def user_id_at(self, seat: int) -> int | None:
+        return self.user0_id if seat == 0 else self.user1_id
+
+    def seat_of(self, user: object) -> int | None:
+        """The seat ``user`` holds in this match, or None (anonymous users hold none)."""
+        pk = getattr(user, "pk", None)
+        if pk is None or not getattr(user, "is_authenticated", False):
+            return None
+        for seat in SEATS:
+            if self.user_id_at(seat) == pk:
+                return seat
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        return bool(self.bot_level(seat))
+
+    def bot_level(self, seat: int) -> str:
+        """The bot's level at ``seat`` ("random", "greedy", "expert"), or "" for a person."""
+        return self.bot0 if seat == 0 else self.bot1
+
+    def seat_name(self, seat: int) -> str:
+        """What players read for that seat: the person's public name or "Expert bot"."""
+        level = self.bot_level(seat)
+        if level:
+            return str(BotLevel(level).label)
+        user = self.user0 if seat == 0 else self.user1
+        return user.public_name if user is not None else "?"
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.score0, self.score1]
+
+    @cached_property
+    def current_game(self) -> Game | None:
+        """The game in play, or after the match the last one played."""
+        return self.games.order_by("-number").first()
+
+
+class Game(models.Model):
+    """One game of a match. ``state`` is the engine's ``to_dict()``; ``version`` grows by one
+    with every change (each move, a resignation), so clients can tell what they missed.
+
+    ``seed`` deals the cards and drives every shuffle; it comes from ``secrets`` and never
+    leaves the server. Bots are seeded with ``bot_seed`` — never the game seed, which is
+    hidden information.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("in progress")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class Reason(models.TextChoices):
+        NONE = "", _("not over")
+        PAYOFF_EMPTIED = "payoff_emptied", _("pay-off pile emptied")
+        STOCK_DEPLETED = "stock_depleted", _("stock ran out (tie)")
+        RESIGNED = "resigned", _("resigned")
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(_("number in the match"))
+    seed = models.BigIntegerField(_("seed"), editable=False)
+    bot_seed = models.BigIntegerField(_("bot seed"), editable=False)
+    first_player = models.PositiveSmallIntegerField(_("first player"))
+    state = models.JSONField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
+    winner = models.PositiveSmallIntegerField(_("winning seat"), null=True, blank=True)
+    points = models.PositiveSmallIntegerField(_("points"), default=0)
+    reason = models.CharField(
+        _("reason"), max_length=16, choices=Reason.choices, blank=True, default=""
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="games_game_match_number"),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__in=SEATS),
+                name="games_game_winner_is_a_seat",
+            ),
+        ]
+        indexes = [models.Index(fields=["status"], name="games_game_status_idx")]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} (match {self.match_id}, game {self.number})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move (meaningless once the game is over)."""
+        return int(self.state["to_move"])
+
+    @property
+    def ply(self) -> int:
+        return int(self.state.get("ply", 0))
+
+    def outcome_dict(self) -> dict[str, object] | None:
+        """{"winner", "points", "reason"} once over (resignations included), else None."""
+        if self.status == self.Status.ACTIVE:
+            return None
+        return {"winner": self.winner, "points": self.points, "reason": self.reason}
+
+
+class Move(models.Model):
+    """One move as played: append-only. Rows are created by ``games.services`` and never
+    updated or deleted; replaying a game's seed and its moves in ply order through the engine
+    gives the stored state (``games.selectors.game_replay``)."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
+    ply = models.PositiveIntegerField(_("ply"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    text = models.CharField(_("move"), max_length=16)
+    client_move_id = models.CharField(_("client move id"), max_length=64, blank=True)
+    version = models.PositiveIntegerField(_("version produced"))
+    created_at = models.DateTimeField(_("played at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="games_move_game_ply"),
+            models.UniqueConstraint(
+                fields=["game", "client_move_id"],
+                condition=~Q(client_move_id=""),
+                name="games_move_game_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.ply} seat {self.seat}: {self.text}"

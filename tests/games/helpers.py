@@ -1,0 +1,39 @@
+"""Helpers for the games tests."""
+
+from __future__ import annotations
+
+import itertools
+
+import engine
+from games.models import Game, Match
+
+#: Small knobs, so whole matches take a few hundred moves (ARCHITECTURE.md).
+SMALL = engine.Rules(payoff_size=5, match_target=10)
+
+
+def seed_where(first_player: int, rules: engine.Rules = SMALL, start: int = 1) -> int:
+    """The smallest seed from ``start`` whose deal lets ``first_player`` start (RULES.md)
+    with at least two plays to a center stack open."""
+    for seed in itertools.count(start):
+        game = engine.Game.new(seed=seed, rules=rules)
+        center = [m for m in game.legal_moves() if "-c" in m.text]
+        if game.to_move == first_player and len(center) >= 2:
+            return seed
+    raise AssertionError("unreachable")
+
+
+def current_game(match: Match) -> Game:
+    return Game.objects.select_related("match").filter(match=match).order_by("-number").first()
+
+
+def legal(game: Game, seat: int) -> list[str]:
+    return engine.Game.from_dict(game.state).view(seat)["legal_moves"]
+
+
+def a_center_move(game: Game, seat: int = 0) -> str | None:
+    return next((m for m in legal(game, seat) if "-c" in m), None)
+
+
+def a_side_move(game: Game, seat: int = 0) -> str:
+    """A legal move that ends the turn (a hand card onto a side stack)."""
+    return next(m for m in legal(game, seat) if m.startswith("h:") and "-s" in m)
