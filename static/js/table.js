@@ -1,0 +1,1205 @@
+// The live table of Spite & Malice: draws the engine's view, lets the player pick a card and a
+// place for it (click, drag or keyboard), and talks to the server over one WebSocket
+// (docs/protocol.md). It never decides legality: the view's `legal_moves` says which places
+// light up, and the server answers every attempt. No build step, no framework.
+
+// ---------------------------------------------------------------------------------------------
+// Texts: every word the table shows lives here, so the i18n work can route them through
+// Django's JavaScript catalog. `%(name)s` placeholders follow Django's `interpolate`.
+// ---------------------------------------------------------------------------------------------
+const TEXT = {
+  rankA: "Ace",
+  rankJ: "Jack",
+  rankQ: "Queen",
+  rankK: "King",
+  suitS: "spades",
+  suitH: "hearts",
+  suitD: "diamonds",
+  suitC: "clubs",
+  card: "%(rank)s of %(suit)s",
+  aCard: "a card",
+  you: "You",
+  seatName: "Player %(n)s",
+  // places
+  inYourHand: "%(card)s in your hand",
+  yourPayoff: "Your pay-off pile, %(count)s cards, %(card)s on top",
+  yourPayoffEmpty: "Your pay-off pile, empty",
+  theirPayoff: "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
+  theirPayoffEmpty: "%(name)s's pay-off pile, empty",
+  yourSide: "Your side stack %(n)s",
+  theirSide: "%(name)s's side stack %(n)s",
+  sideEmpty: "%(stack)s, empty",
+  sideCards: "%(stack)s, %(count)s cards: %(cards)s; %(top)s on top",
+  centerStack: "Center stack %(n)s",
+  centerEmpty: "Center stack %(n)s, empty, needs an Ace",
+  centerAt: "Center stack %(n)s, %(count)s cards, stands at %(at)s, needs %(next)s; top card %(card)s",
+  centerKing: "a King standing for %(rank)s",
+  centerFull: "nothing (complete)",
+  stock: "Stock, %(count)s cards",
+  theirHand: "%(name)s's hand, %(count)s cards",
+  hand: "Your hand",
+  handEmpty: "Your hand is empty",
+  pickable: "%(label)s (picked)",
+  litTarget: "%(label)s: you can place the picked card here",
+  // short labels drawn on the table
+  payoffShort: "Pay-off",
+  stockShort: "Stock",
+  needsShort: "needs %(rank)s",
+  emptyShort: "empty",
+  kingBadge: "K=%(rank)s",
+  cardsCount: "%(count)s cards",
+  // turn and status
+  yourTurn: "Your turn",
+  yourTurnHint: "Pick a card, then the place it goes. A card put on one of your side stacks ends your turn.",
+  theirTurn: "%(name)s's turn",
+  botThinking: "%(name)s is playing…",
+  spectating: "You are watching this game.",
+  gameOverShort: "Game over",
+  gameNumber: "Game %(n)s",
+  scoreOf: "%(score)s/%(target)s",
+  // connection
+  connConnecting: "Connecting…",
+  connOpen: "Live",
+  connClosed: "Reconnecting…",
+  connGone: "Disconnected",
+  // moves
+  fromHand: "from the hand",
+  fromPayoff: "from the pay-off pile",
+  fromSide: "from side stack %(n)s",
+  toCenter: "to center stack %(n)s",
+  toSide: "to side stack %(n)s",
+  shortHand: "hand",
+  shortPayoff: "pay-off",
+  shortSide: "side %(n)s",
+  shortCenter: "center %(n)s",
+  played: "%(name)s played %(card)s %(from)s %(to)s.",
+  youPlayed: "You played %(card)s %(from)s %(to)s.",
+  picked: "%(card)s picked. %(count)s places light up; Escape cancels.",
+  pickedNone: "%(card)s picked. No place lights up; Escape cancels.",
+  pickCancelled: "Pick cancelled.",
+  nowYourTurn: "Your turn.",
+  sending: "Sending…",
+  logEmpty: "No moves yet.",
+  // results
+  youWonGame: "You won game %(n)s",
+  theyWonGame: "%(name)s won game %(n)s",
+  tieGame: "Game %(n)s is a tie",
+  reasonPayoff: "%(name)s emptied the pay-off pile: %(points)s points.",
+  reasonPayoffYou: "You emptied your pay-off pile: %(points)s points.",
+  reasonStock: "The stock ran out: nobody scores.",
+  reasonResigned: "%(name)s resigned: %(points)s points to %(winner)s.",
+  reasonResignedYou: "You resigned: %(points)s points to %(winner)s.",
+  youWonMatch: "You won the match %(a)s–%(b)s!",
+  theyWonMatch: "%(name)s won the match %(a)s–%(b)s.",
+  matchResigned: "%(name)s resigned the match.",
+  matchGoesOn: "The match goes on: %(a)s–%(b)s, first to %(target)s.",
+  nextGame: "Next game",
+  waitingNext: "The next game is being dealt…",
+  backToLobby: "Back to the lobby",
+  // resign
+  resignGameQ: "Resign this game? %(name)s scores the %(count)s cards left in your pay-off pile.",
+  resignMatchQ: "Resign the whole match? %(name)s wins it.",
+  // errors
+  errorPrefix: "Refused: %(message)s",
+  errorGeneric: "Something went wrong (%(code)s).",
+  notFound: "This game does not exist.",
+};
+
+const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
+
+/** A text by key, translated, with `%(name)s` placeholders filled. */
+function t(key, params = {}) {
+  const template = gettext(TEXT[key] ?? key);
+  return template.replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cards
+// ---------------------------------------------------------------------------------------------
+const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANK_ORDER = "A23456789TJQK";
+
+function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** The short rank a center stack standing at `n` shows: 1 → "A", 10 → "10", 11 → "J". */
+function rankAt(n) {
+  return rankLabel(RANK_ORDER[n - 1] ?? "?");
+}
+
+function rankName(rank) {
+  return { A: t("rankA"), J: t("rankJ"), Q: t("rankQ"), K: t("rankK") }[rank] ?? rankLabel(rank);
+}
+
+function rankNameAt(n) {
+  return rankName(RANK_ORDER[n - 1] ?? "?");
+}
+
+function cardName(code) {
+  if (!code) return t("aCard");
+  return t("card", { rank: rankName(code[0]), suit: t(`suit${code[1]}`) });
+}
+
+function isRed(code) {
+  return code[1] === "H" || code[1] === "D";
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name === "style") Object.assign(node.style, value);
+    else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") {
+      node.setAttribute(name, value === true ? "true" : String(value));
+    } else node[name] = value;
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** A face-up card drawn in CSS: rank and suit in the corner (visible when fanned), a big pip. */
+function cardFace(code) {
+  const rank = rankLabel(code[0]);
+  const suit = SUIT_SYMBOL[code[1]];
+  return el(
+    "span",
+    { class: `pc-card${isRed(code) ? " is-red" : ""}`, "data-card": code, "aria-hidden": "true" },
+    el("span", { class: "pc-corner" }, rank, el("span", { class: "pc-suit" }, suit)),
+    el("span", { class: "pc-pip" }, code[0] === "K" || code[0] === "Q" || code[0] === "J" ? rank : suit),
+  );
+}
+
+function cardBack() {
+  return el("span", { class: "pc-card pc-back", "aria-hidden": "true" });
+}
+
+function cardEmpty() {
+  return el("span", { class: "pc-card pc-empty", "aria-hidden": "true" });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves (text grammar from ENGINE.md: `<from>-<to>`, from p | sN | h:XX, to cN | sN)
+// ---------------------------------------------------------------------------------------------
+function splitMove(text) {
+  const cut = text.lastIndexOf("-");
+  return [text.slice(0, cut), text.slice(cut + 1)];
+}
+
+function fromText(src, short = false) {
+  if (src.startsWith("h:")) return t(short ? "shortHand" : "fromHand");
+  if (src === "p") return t(short ? "shortPayoff" : "fromPayoff");
+  return t(short ? "shortSide" : "fromSide", { n: src.slice(1) });
+}
+
+function toText(tgt, short = false) {
+  const n = tgt.slice(1);
+  if (tgt.startsWith("c")) return t(short ? "shortCenter" : "toCenter", { n });
+  return t(short ? "shortSide" : "toSide", { n });
+}
+
+/** The card a move moved: read from the move text, else from the views before and after it. */
+function movedCard(move, seat, before, after) {
+  const [src, tgt] = splitMove(move);
+  if (src.startsWith("h:")) return src.slice(2);
+  if (before) {
+    const p = before.players[seat];
+    if (src === "p" && p.payoff_top) return p.payoff_top;
+    if (src.startsWith("s")) {
+      const side = p.sides[Number(src.slice(1)) - 1];
+      if (side && side.length) return side[side.length - 1];
+    }
+  }
+  if (after && tgt.startsWith("c")) {
+    const stack = after.center[Number(tgt.slice(1)) - 1];
+    if (stack && stack.cards.length) return stack.cards[stack.cards.length - 1];
+  }
+  return null;
+}
+
+function newId() {
+  if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+class Table {
+  constructor(root, initial) {
+    this.root = root;
+    this.wsPath = root.dataset.wsPath;
+    this.lobbyUrl = root.dataset.lobbyUrl || "/play/";
+    this.gameUrl = root.dataset.gameUrl || "/play/games/0/";
+    const seat = root.dataset.seat;
+    this.seat = seat === "" || seat === undefined || seat === "None" ? null : Number(seat);
+    this.state = null;
+    this.selected = null; // {src, key}
+    this.pending = null; // {id, move, version}
+    this.log = new Map(); // ply -> {ply, seat, move, card}
+    this.gameEnd = null;
+    this.matchEnd = null;
+    this.queue = [];
+    this.busy = false;
+    this.socket = null;
+    this.retries = 0;
+    this.closedForGood = false;
+    this.noAnimateMove = null;
+    this.drag = null;
+    this.suppressClickUntil = 0;
+    this.syncAskedFor = -1;
+    this.nextGameSyncs = 0;
+    this.reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+    this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
+    this.bindControls();
+    if (initial && initial.view) this.apply(initial, { animate: false });
+    this.connect();
+  }
+
+  // ---- derived facts ------------------------------------------------------------------------
+  get view() {
+    return this.state ? this.state.view : null;
+  }
+
+  get me() {
+    if (this.state && this.state.you !== undefined) return this.state.you;
+    return this.seat;
+  }
+
+  get isPlayer() {
+    return this.me === 0 || this.me === 1;
+  }
+
+  get bottomSeat() {
+    return this.isPlayer ? this.me : 0;
+  }
+
+  get gameOver() {
+    const s = this.state;
+    if (!s) return false;
+    return Boolean(s.view.outcome) || (s.game && s.game.status && s.game.status !== "active") || Boolean(this.gameEnd);
+  }
+
+  get matchOver() {
+    const s = this.state;
+    return Boolean(this.matchEnd) || Boolean(s && s.match && s.match.status && s.match.status !== "active");
+  }
+
+  get legal() {
+    return new Set(this.view && !this.gameOver ? this.view.legal_moves : []);
+  }
+
+  name(seat) {
+    const seats = this.state && this.state.match && this.state.match.seats;
+    if (seats && seats[seat] && seats[seat].name) return seats[seat].name;
+    const fallback = this.root.dataset[`seat${seat}Name`];
+    return fallback || t("seatName", { n: seat + 1 });
+  }
+
+  isBot(seat) {
+    const seats = this.state && this.state.match && this.state.match.seats;
+    return Boolean(seats && seats[seat] && seats[seat].kind === "bot");
+  }
+
+  legalTargets(src) {
+    const out = new Set();
+    for (const move of this.legal) {
+      const [s, tgt] = splitMove(move);
+      if (s === src) out.add(tgt);
+    }
+    return out;
+  }
+
+  // ---- socket -------------------------------------------------------------------------------
+  connect() {
+    if (!this.wsPath || !("WebSocket" in window)) return;
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    this.setConnection("connecting");
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      this.setConnection("open");
+      this.send({ type: "sync" });
+    });
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(frame);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.pending) this.clearPending();
+      if (this.closedForGood) {
+        this.setConnection("gone");
+        return;
+      }
+      this.setConnection("closed");
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    const delay = Math.min(15000, 500 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
+    this.retries += 1;
+    window.setTimeout(() => this.connect(), delay);
+  }
+
+  send(frame) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  sync() {
+    this.send({ type: "sync" });
+  }
+
+  setConnection(kind) {
+    const node = this.$("conn");
+    if (!node) return;
+    node.dataset.state = kind;
+    const text = { connecting: "connConnecting", open: "connOpen", closed: "connClosed", gone: "connGone" }[kind];
+    node.querySelector("[data-part=conn-text]").textContent = t(text);
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "state":
+      case "game_end":
+      case "match_end":
+        this.enqueue(frame);
+        break;
+      case "error":
+        this.onError(frame);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Frames are handled one at a time so that each opponent move gets its animation.
+  enqueue(frame) {
+    this.queue.push(frame);
+    if (!this.busy) this.pump();
+  }
+
+  async pump() {
+    this.busy = true;
+    try {
+      while (this.queue.length) {
+        const frame = this.queue.shift();
+        try {
+          if (frame.type === "state") await this.apply(frame, { animate: this.queue.length < 3 });
+          else if (frame.type === "game_end") this.onGameEnd(frame);
+          else if (frame.type === "match_end") this.onMatchEnd(frame);
+        } catch (error) {
+          console.error(error); // a drawing bug must not stop later frames
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+  async apply(frame, { animate }) {
+    const old = this.state;
+    if (old && frame.game && old.game && frame.game.id !== old.game.id) {
+      // Another game's frame on this page: only the page for that game draws it.
+      return;
+    }
+    if (old && frame.version < old.version) return; // stale
+    const step = old ? frame.version - old.version : null;
+    if (old && step > 1 && this.syncAskedFor !== frame.version) {
+      this.syncAskedFor = frame.version;
+      this.sync(); // a gap: the view below is current, but ask the truth once more
+    }
+    const last = frame.last_moves && frame.last_moves.length ? frame.last_moves[frame.last_moves.length - 1] : null;
+    const willAnimate =
+      animate && !this.reducedMotion && old && step === 1 && last && last.move !== this.noAnimateMove;
+    let flight = null;
+    if (willAnimate) flight = this.prepareFlight(last, old.view, frame.view);
+
+    this.state = frame;
+    this.recordMoves(frame, old, step);
+    if (this.pending && frame.version > this.pending.version) this.clearPending();
+    this.validateSelection();
+    this.render();
+
+    if (step === 1 && last) this.announceMove(last, old.view, frame.view);
+    if (old && step >= 1 && !this.gameOver && this.isPlayer) {
+      const wasMine = old.view.to_move === this.me && !old.view.outcome;
+      if (!wasMine && frame.view.to_move === this.me) this.announce(t("nowYourTurn"));
+    }
+    this.noAnimateMove = null;
+    if (flight) await this.fly(flight);
+    if (this.gameOver && !this.matchOver && !(frame.match && frame.match.next_game)) this.pollNextGame();
+  }
+
+  recordMoves(frame, old, step) {
+    if (old && frame.game && old.game && frame.game.number !== old.game.number) this.log.clear();
+    const moves = frame.last_moves || [];
+    moves.forEach((m, i) => {
+      if (this.log.has(m.ply)) return;
+      const isNewest = i === moves.length - 1 && step === 1;
+      const card = movedCard(m.move, m.seat, isNewest && old ? old.view : null, isNewest ? frame.view : null);
+      this.log.set(m.ply, { ...m, card });
+    });
+  }
+
+  validateSelection() {
+    if (!this.selected) return;
+    if (!this.isPlayer || this.gameOver) {
+      this.selected = null;
+      return;
+    }
+    const src = this.selected.src;
+    const mine = this.view.players[this.me];
+    let ok = false;
+    if (src.startsWith("h:")) ok = (mine.hand || []).includes(src.slice(2));
+    else if (src === "p") ok = Boolean(mine.payoff_top);
+    else ok = (mine.sides[Number(src.slice(1)) - 1] || []).length > 0;
+    if (!ok) this.selected = null;
+  }
+
+  pollNextGame() {
+    if (this.nextGameSyncs >= 10) return;
+    this.nextGameSyncs += 1;
+    window.setTimeout(() => this.sync(), 1500);
+  }
+
+  onGameEnd(frame) {
+    this.gameEnd = frame;
+    if (this.state && frame.next_game && this.state.match) this.state.match.next_game = frame.next_game;
+    if (this.state && frame.scores && this.state.match) this.state.match.scores = frame.scores;
+    this.selected = null;
+    this.render();
+    this.announce(this.resultHeadline());
+  }
+
+  onMatchEnd(frame) {
+    this.matchEnd = frame;
+    if (this.state && this.state.match) {
+      if (frame.scores) this.state.match.scores = frame.scores;
+      this.state.match.winner = frame.winner;
+    }
+    this.render();
+    const summary = this.matchSummary();
+    if (summary) this.announce(summary);
+  }
+
+  onError(frame) {
+    if (this.pending && (!frame.id || frame.id === this.pending.id)) this.clearPending();
+    if (frame.code === "not_found") {
+      this.closedForGood = true;
+      this.showError(t("notFound"));
+      return;
+    }
+    const message = frame.message || t("errorGeneric", { code: frame.code || "?" });
+    this.showError(t("errorPrefix", { message }));
+    if (frame.code !== "stale_version") this.sync();
+  }
+
+  showError(message) {
+    const node = this.$("error");
+    node.textContent = message;
+    node.hidden = false;
+    window.clearTimeout(this.errorTimer);
+    this.errorTimer = window.setTimeout(() => {
+      node.hidden = true;
+      node.textContent = "";
+    }, 8000);
+  }
+
+  clearError() {
+    const node = this.$("error");
+    node.hidden = true;
+    node.textContent = "";
+  }
+
+  announce(text) {
+    const node = this.$("announcer");
+    // Re-setting the text makes screen readers speak it even when it repeats.
+    node.textContent = "";
+    window.setTimeout(() => {
+      node.textContent = text;
+    }, 30);
+  }
+
+  announceMove(m, before, after) {
+    const [src, tgt] = splitMove(m.move);
+    const card = cardName(movedCard(m.move, m.seat, before, after));
+    const params = { name: this.name(m.seat), card, from: fromText(src), to: toText(tgt) };
+    if (m.seat === this.me) return; // your own move: the table shows it, no need to say it again
+    this.announce(t("played", params));
+  }
+
+  // ---- playing ------------------------------------------------------------------------------
+  canAct() {
+    return this.isPlayer && !this.gameOver && Boolean(this.state);
+  }
+
+  attempt(src, tgt) {
+    if (!this.canAct() || this.pending) return;
+    const move = `${src}-${tgt}`;
+    const id = newId();
+    const frame = { type: "move", move, version: this.state.version, id };
+    this.selected = null;
+    if (!this.send(frame)) {
+      this.showError(t("connClosed"));
+      this.render();
+      return;
+    }
+    this.clearError();
+    this.pending = { id, move, version: this.state.version };
+    this.pendingTimer = window.setTimeout(() => {
+      if (this.pending && this.pending.id === id) {
+        this.clearPending();
+        this.sync();
+      }
+    }, 8000);
+    this.render();
+  }
+
+  clearPending() {
+    window.clearTimeout(this.pendingTimer);
+    this.pending = null;
+    this.root.classList.remove("is-pending");
+  }
+
+  select(src, key) {
+    this.selected = { src, key };
+    this.render();
+    const card = this.cardOfSource(src);
+    const count = this.legalTargets(src).size;
+    this.announce(count ? t("picked", { card: cardName(card), count }) : t("pickedNone", { card: cardName(card) }));
+  }
+
+  cancel(say = true) {
+    if (!this.selected) return;
+    this.selected = null;
+    this.render();
+    if (say) this.announce(t("pickCancelled"));
+  }
+
+  cardOfSource(src) {
+    const mine = this.view.players[this.me];
+    if (src.startsWith("h:")) return src.slice(2);
+    if (src === "p") return mine.payoff_top;
+    const side = mine.sides[Number(src.slice(1)) - 1] || [];
+    return side[side.length - 1];
+  }
+
+  /** A click (or Enter/Space) on one of the player's places. */
+  activate(node) {
+    if (!this.canAct()) return;
+    const src = node.dataset.source || null;
+    const tgt = node.dataset.target || null;
+    const key = node.dataset.key;
+    if (this.selected) {
+      if (this.selected.key === key) {
+        this.cancel();
+        return;
+      }
+      const move = tgt ? `${this.selected.src}-${tgt}` : null;
+      if (move && this.legal.has(move)) {
+        this.attempt(this.selected.src, tgt);
+        return;
+      }
+      if (src) {
+        this.select(src, key); // another of your cards: pick it instead
+        return;
+      }
+      if (tgt) {
+        this.attempt(this.selected.src, tgt); // not lit: the server says why
+        return;
+      }
+      return;
+    }
+    if (src) this.select(src, key);
+  }
+
+  // ---- controls -----------------------------------------------------------------------------
+  bindControls() {
+    const felt = this.$("felt");
+    felt.addEventListener("click", (event) => {
+      const node = event.target.closest("[data-key]");
+      if (!node || !felt.contains(node)) return;
+      if (performance.now() < this.suppressClickUntil) return;
+      this.activate(node);
+    });
+    felt.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    window.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    window.addEventListener("pointerup", (event) => this.onPointerUp(event));
+    window.addEventListener("pointercancel", () => this.endDrag());
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.selected && !document.querySelector("dialog[open]")) {
+        this.cancel();
+      }
+    });
+
+    const dialog = this.$("resign-dialog");
+    for (const button of this.root.querySelectorAll("[data-resign]")) {
+      button.addEventListener("click", () => {
+        const scope = button.dataset.resign;
+        const opponent = this.name(1 - this.me);
+        const count = this.view ? this.view.players[this.me].payoff_size : 0;
+        dialog.querySelector("[data-part=resign-question]").textContent =
+          scope === "match" ? t("resignMatchQ", { name: opponent }) : t("resignGameQ", { name: opponent, count });
+        dialog.dataset.scope = scope;
+        if (typeof dialog.showModal === "function") dialog.showModal();
+        else if (window.confirm(dialog.querySelector("[data-part=resign-question]").textContent)) {
+          this.send({ type: "resign", scope });
+        }
+      });
+    }
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue === "confirm") this.send({ type: "resign", scope: dialog.dataset.scope });
+      dialog.returnValue = "";
+    });
+  }
+
+  onPointerDown(event) {
+    if (event.button !== 0 || !this.canAct()) return;
+    const node = event.target.closest("[data-source]");
+    if (!node) return;
+    this.drag = { node, src: node.dataset.source, key: node.dataset.key, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+      // Start dragging: the picked card lifts and follows the pointer; its places light up.
+      const card = this.cardOfSource(drag.src);
+      if (!card) {
+        this.drag = null;
+        return;
+      }
+      this.selected = { src: drag.src, key: drag.key };
+      this.render();
+      const face = this.root.querySelector(`[data-key="${CSS.escape(drag.key)}"] .pc-card:last-child`);
+      const rect = face ? face.getBoundingClientRect() : { width: 56, height: 78 };
+      drag.ghost = cardFace(card);
+      drag.ghost.classList.add("pc-ghost");
+      drag.ghost.style.setProperty("--cw", `${rect.width}px`);
+      drag.offsetX = rect.width / 2;
+      drag.offsetY = rect.height / 2;
+      document.body.append(drag.ghost);
+      this.root.classList.add("is-dragging");
+    }
+    event.preventDefault();
+    drag.ghost.style.transform = `translate(${event.clientX - drag.offsetX}px, ${event.clientY - drag.offsetY}px)`;
+    const over = this.targetAt(event.clientX, event.clientY);
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove("is-over");
+      if (over) over.classList.add("is-over");
+      drag.over = over;
+    }
+  }
+
+  targetAt(x, y) {
+    const hit = document.elementsFromPoint(x, y).find((n) => n.closest && n.closest("[data-target]") && !n.classList.contains("pc-ghost"));
+    const node = hit ? hit.closest("[data-target]") : null;
+    return node && this.$("felt").contains(node) ? node : null;
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      this.drag = null; // no movement: the click handler takes it
+      return;
+    }
+    const target = this.targetAt(event.clientX, event.clientY);
+    this.endDrag();
+    this.suppressClickUntil = performance.now() + 400;
+    if (target && target.dataset.key !== drag.key) {
+      const move = `${drag.src}-${target.dataset.target}`;
+      this.noAnimateMove = move;
+      this.attempt(drag.src, target.dataset.target);
+    } else {
+      this.render();
+    }
+  }
+
+  endDrag() {
+    const drag = this.drag;
+    if (!drag) return;
+    if (drag.ghost) drag.ghost.remove();
+    if (drag.over) drag.over.classList.remove("is-over");
+    this.root.classList.remove("is-dragging");
+    this.drag = null;
+  }
+
+  // ---- animation ----------------------------------------------------------------------------
+  /** Where the card of move `m` starts, read from the page as it is before the move. */
+  prepareFlight(m, before, after) {
+    const card = movedCard(m.move, m.seat, before, after);
+    if (!card) return null;
+    const [src, tgt] = splitMove(m.move);
+    const area = m.seat === this.bottomSeat ? "bottom" : "top";
+    let from = null;
+    if (src.startsWith("h:")) {
+      if (area === "bottom" && this.isPlayer) {
+        from = this.root.querySelector(`[data-part=hand] [data-source="${CSS.escape(src)}"] .pc-card`);
+      } else {
+        from = this.root.querySelector(`[data-area=${area}] [data-part=hand-backs] .pc-card:last-child`);
+      }
+    } else if (src === "p") {
+      from = this.root.querySelector(`[data-area=${area}] [data-pile=payoff] .pc-card:last-child`);
+    } else {
+      from = this.root.querySelector(`[data-area=${area}] [data-pile="${src}"] .pc-card:last-child`);
+    }
+    if (!from) return null;
+    return { card, fromRect: from.getBoundingClientRect(), area, tgt };
+  }
+
+  async fly(flight) {
+    const { card, fromRect, area, tgt } = flight;
+    const selector = tgt.startsWith("c") ? `[data-pile="${tgt}"]` : `[data-area=${area}] [data-pile="${tgt}"]`;
+    const pile = this.root.querySelector(selector);
+    if (!pile) return;
+    const landing = pile.querySelector(".pc-card:last-child");
+    if (!landing) return;
+    const toRect = landing.getBoundingClientRect();
+    const ghost = cardFace(card);
+    ghost.classList.add("pc-ghost", "pc-flying");
+    ghost.style.setProperty("--cw", `${toRect.width}px`);
+    document.body.append(ghost);
+    const hideLanding = landing.dataset.card === card;
+    if (hideLanding) landing.style.visibility = "hidden";
+    const start = `translate(${fromRect.left}px, ${fromRect.top}px)`;
+    const end = `translate(${toRect.left}px, ${toRect.top}px)`;
+    try {
+      await ghost.animate([{ transform: start }, { transform: end }], { duration: 300, easing: "cubic-bezier(.2,.7,.3,1)" }).finished;
+    } catch {
+      // an interrupted animation is fine
+    } finally {
+      ghost.remove();
+      if (hideLanding) landing.style.visibility = "";
+    }
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+  render() {
+    if (!this.state) return;
+    const active = document.activeElement;
+    const focusKey = active && this.root.contains(active) && active.dataset ? active.dataset.key : null;
+    const focusIndex = focusKey ? [...this.root.querySelectorAll("[data-part=hand] [data-key]")].indexOf(active) : -1;
+
+    this.root.classList.toggle("is-pending", Boolean(this.pending));
+    this.root.classList.toggle("is-your-turn", this.isMyTurn());
+    this.renderHeader();
+    this.renderSeat("top", 1 - this.bottomSeat);
+    this.renderCenter();
+    this.renderSeat("bottom", this.bottomSeat);
+    this.renderHand();
+    this.renderLog();
+    const resultShown = this.renderResult();
+    this.renderControls();
+
+    if (focusKey) {
+      let target = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (!target && focusIndex >= 0) {
+        const cards = [...this.root.querySelectorAll("[data-part=hand] [data-key]")];
+        target = cards[Math.min(focusIndex, cards.length - 1)] || null;
+      }
+      if (!target) target = this.root.querySelector("[data-part=hand] [data-key]") || this.$("status");
+      if (target) target.focus({ preventScroll: true });
+    }
+    if (resultShown) this.$("result-title").focus();
+  }
+
+  isMyTurn() {
+    return this.isPlayer && !this.gameOver && this.view.to_move === this.me;
+  }
+
+  renderHeader() {
+    const s = this.state;
+    const match = s.match || {};
+    const scores = match.scores || [0, 0];
+    const target = match.target || (s.view.rules && s.view.rules.match_target) || 50;
+    for (const seat of [0, 1]) {
+      const box = this.$(`score-${seat}`);
+      if (!box) continue;
+      const isYou = seat === this.me;
+      const nameParts = [el("span", { class: "score-name-text" }, this.name(seat))];
+      if (isYou) nameParts.push(el("span", { class: "you-tag" }, t("you")));
+      box.querySelector("[data-part=score-name]").replaceChildren(...nameParts);
+      box.querySelector("[data-part=score-value]").textContent = t("scoreOf", { score: scores[seat], target });
+      const bar = box.querySelector("[data-part=score-bar]");
+      bar.style.width = `${Math.min(100, (100 * scores[seat]) / target)}%`;
+      box.classList.toggle("is-to-move", !this.gameOver && s.view.to_move === seat);
+    }
+    const number = this.$("game-number");
+    if (number && s.game) number.textContent = t("gameNumber", { n: s.game.number });
+
+    const status = this.$("status");
+    const hint = this.$("hint");
+    let text;
+    let hintText = "";
+    if (this.gameOver) text = t("gameOverShort");
+    else if (this.isMyTurn()) {
+      text = t("yourTurn");
+      hintText = this.pending ? t("sending") : t("yourTurnHint");
+    } else if (this.isBot(s.view.to_move)) text = t("botThinking", { name: this.name(s.view.to_move) });
+    else text = t("theirTurn", { name: this.name(s.view.to_move) });
+    if (!this.isPlayer && !this.gameOver) hintText = t("spectating");
+    status.textContent = text;
+    status.dataset.turn = this.gameOver ? "over" : this.isMyTurn() ? "you" : "them";
+    hint.textContent = hintText;
+  }
+
+  /** One player's pay-off pile and side stacks; for the top area also the hidden hand. */
+  renderSeat(area, seat) {
+    const box = this.root.querySelector(`[data-area=${area}]`);
+    const player = this.view.players[seat];
+    const interactive = area === "bottom" && this.isPlayer && !this.gameOver;
+    const name = this.name(seat);
+    const isYou = seat === this.me;
+    const targets = this.selected ? this.legalTargets(this.selected.src) : new Set();
+
+    box.querySelector("[data-part=seat-name]").textContent = isYou ? t("you") : name;
+
+    // the hidden hand (opponent, or both players for a spectator)
+    const backs = box.querySelector("[data-part=hand-backs]");
+    if (backs) {
+      backs.replaceChildren(...Array.from({ length: player.hand_size }, () => cardBack()));
+      if (player.hand_size === 0) backs.append(cardEmpty());
+      backs.setAttribute("aria-label", t("theirHand", { name, count: player.hand_size }));
+      backs.hidden = isYou;
+    }
+
+    // pay-off pile
+    const payoffSlot = box.querySelector("[data-part=payoff]");
+    const top = player.payoff_top;
+    const payoffLabel = top
+      ? isYou
+        ? t("yourPayoff", { count: player.payoff_size, card: cardName(top) })
+        : t("theirPayoff", { name, count: player.payoff_size, card: cardName(top) })
+      : isYou
+        ? t("yourPayoffEmpty")
+        : t("theirPayoffEmpty", { name });
+    const payoffPile = el(
+      "span",
+      { class: `pile pile-payoff${player.payoff_size > 1 ? " has-depth" : ""}`, "data-pile": "payoff" },
+      top ? cardFace(top) : cardEmpty(),
+    );
+    const payoffCount = el("span", { class: "pile-count", "aria-hidden": "true" }, String(player.payoff_size));
+    const payoffCaption = el("span", { class: "slot-caption", "aria-hidden": "true" }, t("payoffShort"));
+    const payoff = this.place({
+      interactive: interactive && Boolean(top),
+      key: "p",
+      source: "p",
+      label: payoffLabel,
+      content: [payoffPile, payoffCount, payoffCaption],
+      extra: "slot-payoff",
+      canPlay: interactive && this.hasMoveFrom("p"),
+    });
+    payoffSlot.replaceChildren(payoff);
+
+    // side stacks, fanned so every card shows
+    const sides = box.querySelector("[data-part=sides]");
+    const nodes = player.sides.map((cards, i) => {
+      const n = i + 1;
+      const key = `s${n}`;
+      const stackName = isYou ? t("yourSide", { n }) : t("theirSide", { name, n });
+      let label = cards.length
+        ? t("sideCards", {
+            stack: stackName,
+            count: cards.length,
+            cards: cards.map(cardName).join(", "),
+            top: cardName(cards[cards.length - 1]),
+          })
+        : t("sideEmpty", { stack: stackName });
+      const lit = interactive && targets.has(key);
+      if (lit) label = t("litTarget", { label });
+      const fan = el(
+        "span",
+        { class: "pile pile-fan", "data-pile": key, style: { "--fan-count": String(Math.max(cards.length, 1)) } },
+        cards.length ? cards.map((c) => cardFace(c)) : [cardEmpty()],
+      );
+      if (cards.length > 7) fan.classList.add("is-tight");
+      return this.place({
+        interactive,
+        key,
+        source: cards.length ? key : null,
+        target: key,
+        label,
+        content: [fan],
+        extra: "slot-side",
+        lit,
+        canPlay: interactive && cards.length > 0 && this.hasMoveFrom(key),
+      });
+    });
+    sides.replaceChildren(...nodes);
+  }
+
+  hasMoveFrom(src) {
+    for (const move of this.legal) if (move.startsWith(`${src}-`)) return true;
+    return false;
+  }
+
+  /** A place on the table: a button when the player may use it, otherwise a labelled group. */
+  place({ interactive, key, source = null, target = null, label, content, extra = "", lit = false, canPlay = false }) {
+    const selected = Boolean(this.selected && this.selected.key === key);
+    const classes = ["slot", extra];
+    if (lit) classes.push("is-lit");
+    if (selected) classes.push("is-selected");
+    if (canPlay) classes.push("can-play");
+    if (interactive && (source || target)) {
+      const ariaLabel = selected ? t("pickable", { label }) : label;
+      return el(
+        "button",
+        {
+          type: "button",
+          class: classes.join(" "),
+          "data-key": key,
+          "data-source": source,
+          "data-target": target,
+          "aria-label": ariaLabel,
+          "aria-pressed": source ? String(selected) : null,
+        },
+        content,
+      );
+    }
+    return el("div", { class: classes.join(" "), role: "img", "aria-label": label, "data-pile-box": key }, content);
+  }
+
+  renderCenter() {
+    const view = this.view;
+    const stock = this.$("stock");
+    stock.replaceChildren(
+      this.place({
+        interactive: false,
+        key: "stock",
+        label: t("stock", { count: view.stock_size }),
+        content: [
+          el("span", { class: `pile${view.stock_size > 1 ? " has-depth" : ""}` }, view.stock_size ? cardBack() : cardEmpty()),
+          el("span", { class: "pile-count", "aria-hidden": "true" }, String(view.stock_size)),
+          el("span", { class: "slot-caption", "aria-hidden": "true" }, t("stockShort")),
+        ],
+        extra: "slot-stock",
+      }),
+    );
+    const interactive = this.isPlayer && !this.gameOver;
+    const targets = this.selected ? this.legalTargets(this.selected.src) : new Set();
+    const centers = this.$("centers");
+    centers.replaceChildren(
+      ...view.center.map((stack, i) => {
+        const n = i + 1;
+        const key = `c${n}`;
+        const cards = stack.cards;
+        const at = stack.stands_for;
+        const topCard = cards[cards.length - 1];
+        const next = at >= 12 ? t("centerFull") : rankNameAt(at + 1);
+        let label;
+        if (!cards.length) label = t("centerEmpty", { n });
+        else {
+          const card = topCard[0] === "K" ? `${cardName(topCard)}, ${t("centerKing", { rank: rankNameAt(at) })}` : cardName(topCard);
+          label = t("centerAt", { n, count: cards.length, at: rankNameAt(at), next, card });
+        }
+        const lit = interactive && targets.has(key);
+        if (lit) label = t("litTarget", { label });
+        const pileCards = cards.length ? [cardFace(topCard)] : [cardEmpty()];
+        const pile = el("span", { class: `pile pile-center${cards.length > 1 ? " has-depth" : ""}`, "data-pile": key }, pileCards);
+        const badge = topCard && topCard[0] === "K" ? el("span", { class: "king-badge", "aria-hidden": "true" }, t("kingBadge", { rank: rankAt(at) })) : null;
+        const caption = el(
+          "span",
+          { class: "slot-caption", "aria-hidden": "true" },
+          cards.length ? t("needsShort", { rank: at >= 12 ? "–" : rankAt(at + 1) }) : t("needsShort", { rank: "A" }),
+        );
+        return this.place({ interactive, key, target: key, label, content: [pile, badge, caption], extra: "slot-center", lit });
+      }),
+    );
+  }
+
+  renderHand() {
+    const handBox = this.$("hand");
+    const bottom = this.view.players[this.bottomSeat];
+    if (!this.isPlayer) {
+      handBox.hidden = true;
+      return;
+    }
+    handBox.hidden = false;
+    const hand = bottom.hand || [];
+    const seen = {};
+    const interactive = !this.gameOver;
+    const cards = hand.map((code) => {
+      seen[code] = (seen[code] || 0) + 1;
+      const src = `h:${code}`;
+      return this.place({
+        interactive,
+        key: `${src}#${seen[code]}`,
+        source: src,
+        label: t("inYourHand", { card: cardName(code) }),
+        content: [cardFace(code)],
+        extra: "slot-hand",
+        canPlay: interactive && this.hasMoveFrom(src) && this.hasCenterMove(src),
+      });
+    });
+    const list = this.$("hand-cards");
+    list.replaceChildren(...cards);
+    if (!cards.length) list.append(el("p", { class: "hand-empty" }, t("handEmpty")));
+  }
+
+  hasCenterMove(src) {
+    for (const move of this.legal) if (move.startsWith(`${src}-c`)) return true;
+    return false;
+  }
+
+  renderLog() {
+    const list = this.$("log");
+    const entries = [...this.log.values()].sort((a, b) => b.ply - a.ply).slice(0, 40);
+    if (!entries.length) {
+      list.replaceChildren(el("li", { class: "log-empty" }, t("logEmpty")));
+      return;
+    }
+    list.replaceChildren(
+      ...entries.map((m) => {
+        const [src, tgt] = splitMove(m.move);
+        const who = m.seat === this.me ? t("you") : this.name(m.seat);
+        const card = m.card
+          ? el("span", { class: `mini-card${isRed(m.card) ? " is-red" : ""}`, title: cardName(m.card) }, rankLabel(m.card[0]), SUIT_SYMBOL[m.card[1]])
+          : el("span", { class: "mini-card is-unknown" }, "?");
+        const srOnly = el("span", { class: "sr-only" }, m.card ? cardName(m.card) : t("aCard"));
+        card.setAttribute("aria-hidden", "true");
+        return el(
+          "li",
+          { class: `log-entry${m.seat === this.me ? " is-you" : ""}`, "data-ply": m.ply },
+          el("span", { class: "log-ply" }, `${m.ply + 1}.`),
+          " ",
+          el("span", { class: "log-who" }, who),
+          " ",
+          card,
+          srOnly,
+          " ",
+          el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
+        );
+      }),
+    );
+  }
+
+  outcome() {
+    const s = this.state;
+    if (this.gameEnd) return { winner: this.gameEnd.winner, points: this.gameEnd.points, reason: this.gameEnd.reason };
+    const o = s.game && s.game.outcome && typeof s.game.outcome === "object" ? s.game.outcome : s.view.outcome;
+    return o || null;
+  }
+
+  resultHeadline() {
+    const o = this.outcome();
+    const n = this.state.game ? this.state.game.number : "";
+    if (!o || o.winner === null || o.winner === undefined) return t("tieGame", { n });
+    return o.winner === this.me ? t("youWonGame", { n }) : t("theyWonGame", { name: this.name(o.winner), n });
+  }
+
+  resultReason() {
+    const o = this.outcome();
+    if (!o) return "";
+    if (o.reason === "stock_depleted" || o.winner === null || o.winner === undefined) return t("reasonStock");
+    const points = o.points ?? 0;
+    if (o.reason === "resigned") {
+      const loser = 1 - o.winner;
+      const winner = o.winner === this.me ? t("you") : this.name(o.winner);
+      return loser === this.me ? t("reasonResignedYou", { points, winner }) : t("reasonResigned", { name: this.name(loser), points, winner });
+    }
+    return o.winner === this.me ? t("reasonPayoffYou", { points }) : t("reasonPayoff", { name: this.name(o.winner), points });
+  }
+
+  matchSummary() {
+    const match = this.state.match;
+    if (!match) return "";
+    const scores = match.scores || [0, 0];
+    const me = this.isPlayer ? this.me : 0;
+    const a = scores[me];
+    const b = scores[1 - me];
+    if (this.matchOver) {
+      const winner = this.matchEnd ? this.matchEnd.winner : match.winner;
+      const reason = this.matchEnd ? this.matchEnd.reason : null;
+      const prefix = reason === "resigned" && winner !== null && winner !== undefined ? `${t("matchResigned", { name: 1 - winner === this.me ? t("you") : this.name(1 - winner) })} ` : "";
+      if (winner === this.me) return prefix + t("youWonMatch", { a, b });
+      if (winner === 0 || winner === 1) return prefix + t("theyWonMatch", { name: this.name(winner), a: scores[winner], b: scores[1 - winner] });
+      return prefix;
+    }
+    return t("matchGoesOn", { a, b, target: match.target });
+  }
+
+  renderResult() {
+    const box = this.$("result");
+    if (!this.gameOver) {
+      box.hidden = true;
+      return false;
+    }
+    const wasHidden = box.hidden;
+    box.hidden = false;
+    const o = this.outcome();
+    box.dataset.result = !o || o.winner === null || o.winner === undefined ? "tie" : o.winner === this.me ? "won" : "lost";
+    box.querySelector("[data-part=result-title]").textContent = this.resultHeadline();
+    box.querySelector("[data-part=result-reason]").textContent = this.resultReason();
+    box.querySelector("[data-part=result-match]").textContent = this.matchSummary();
+    const next = this.state.match && this.state.match.next_game;
+    const nextLink = box.querySelector("[data-part=next-game]");
+    const waiting = box.querySelector("[data-part=waiting-next]");
+    if (next && !this.matchOver) {
+      nextLink.href = this.gameUrl.replace(/\/0\/$/, `/${next}/`);
+      nextLink.hidden = false;
+      waiting.hidden = true;
+    } else {
+      nextLink.hidden = true;
+      waiting.hidden = this.matchOver;
+    }
+    return wasHidden;
+  }
+
+  renderControls() {
+    const canResign = this.isPlayer && !this.gameOver;
+    for (const button of this.root.querySelectorAll("[data-resign]")) {
+      const scope = button.dataset.resign;
+      button.hidden = !this.isPlayer || (scope === "game" ? !canResign : this.matchOver);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+function start() {
+  const root = document.querySelector("[data-table]");
+  if (!root) return;
+  const script = document.getElementById("initial-state");
+  let initial = null;
+  if (script) {
+    try {
+      initial = JSON.parse(script.textContent);
+    } catch {
+      initial = null;
+    }
+  }
+  window.spiteTable = new Table(root, initial);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
+
+export { TEXT, t, cardName, splitMove, movedCard, Table };
