@@ -105,7 +105,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
-        handler = {"move": self._move, "resign": self._resign, "sync": self._sync}.get(
+        handler = {"move": self._on_move, "resign": self._on_resign, "sync": self._resync}.get(
             kind if isinstance(kind, str) else ""
         )
         if handler is None:
@@ -115,7 +115,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await handler(content)
 
-    async def _move(self, content: dict[str, Any]) -> None:
+    async def _on_move(self, content: dict[str, Any]) -> None:
         move_id = content.get("id")
         echo = move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
         move, version = content.get("move"), content.get("version")
@@ -132,12 +132,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except GameError as exc:
             await self.send_json(exc.to_frame(move_id=echo))
             if exc.code == "stale_version":
-                await self._sync()
+                await self._resync()
             return
         if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
-            await self._sync()
+            await self._resync()
 
-    async def _resign(self, content: dict[str, Any]) -> None:
+    async def _on_resign(self, content: dict[str, Any]) -> None:
         scope = content.get("scope")
         try:
             if scope not in services.RESIGN_SCOPES:
@@ -148,7 +148,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except GameError as exc:
             await self.send_json(exc.to_frame())
 
-    async def _sync(self, content: dict[str, Any] | None = None) -> None:
+    async def _resync(self, content: dict[str, Any] | None = None) -> None:
         try:
             self.seat, frame = await database_sync_to_async(game_connect)(
                 game_id=self.game_id, user=self.user
