@@ -429,6 +429,7 @@ class Table {
       return;
     }
     if (old && frame.version < old.version) return; // stale
+    if (old && frame.version === old.version && JSON.stringify(frame) === JSON.stringify(old)) return; // nothing new
     const step = old ? frame.version - old.version : null;
     if (old && step > 1 && this.syncAskedFor !== frame.version) {
       this.syncAskedFor = frame.version;
@@ -1090,13 +1091,14 @@ class Table {
           "li",
           { class: `log-entry${m.seat === this.me ? " is-you" : ""}`, "data-ply": m.ply },
           el("span", { class: "log-ply" }, `${m.ply + 1}.`),
-          " ",
-          el("span", { class: "log-who" }, who),
-          " ",
-          card,
-          srOnly,
-          " ",
-          el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
+          el(
+            "span",
+            { class: "log-line" },
+            el("span", { class: "log-who" }, who),
+            card,
+            srOnly,
+            el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
+          ),
         );
       }),
     );

@@ -224,8 +224,10 @@ def test_drag_a_card_and_a_refused_move_shows_the_reason(page, live_server_url):
     # Drag a card from the hand onto side stack 2 with the pointer.
     move = next(m for m in legal_moves(page) if m.startswith("h:") and m.endswith("-s2"))
     before = version(page)
+    expect(hand_card(page, move)).to_be_visible()
     start = hand_card(page, move).bounding_box()
     end = my_place(page, "s2").bounding_box()
+    assert start and end
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(start["x"] + 30, start["y"] - 20, steps=4)
@@ -274,3 +276,43 @@ def test_resign_a_game_then_the_match(page, live_server_url):
     expect(result.get_by_role("link", name="Next game")).to_be_hidden()
     result.get_by_role("link", name="Back to the lobby").click()
     page.wait_for_url(re.compile(r"/play/$"))
+
+
+def test_a_spectator_watches_live_and_a_dropped_socket_reconnects(page, browser, live_server_url):
+    from playwright.sync_api import expect
+
+    sign_up(page, live_server_url)
+    game_id = start_match(page, live_server_url)
+    wait_for_my_turn(page)
+
+    watcher = browser.new_context(viewport={"width": 375, "height": 800})
+    try:
+        spectator = watcher.new_page()
+        spectator.goto(f"{live_server_url}/play/games/{game_id}/")
+        expect(spectator.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
+        expect(spectator.locator("[data-part=hint]")).to_have_text("You are watching this game.")
+        expect(spectator.locator("[data-part=hand]")).to_be_hidden()
+        expect(spectator.get_by_role("button", name="Resign game")).to_be_hidden()
+        expect(spectator.locator("[data-part=felt] button")).to_have_count(0)  # nothing to press
+
+        # The socket drops: the page reconnects by itself, says so, and asks for the state.
+        page.evaluate("() => { window.oldSocket = window.spiteTable.socket; oldSocket.close(); }")
+        page.wait_for_function(
+            """() => { const s = window.spiteTable.socket;
+                       return s && s !== window.oldSocket && s.readyState === WebSocket.OPEN; }"""
+        )
+        expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
+
+        # The player moves after the reconnection; the spectator sees it and the bot's answer.
+        move = a_discard(page)
+        before_ply = page.evaluate("() => window.spiteTable.view.ply")
+        hand_card(page, move).click()
+        my_place(page, "s1").click()
+        seen = spectator.locator(f'[data-part=log] .log-entry[data-ply="{before_ply}"]')
+        expect(seen).to_contain_text("side 1", timeout=BOT_TIMEOUT)
+        expect_bot_answered(page, before_ply)
+        spectator.wait_for_function(
+            "(ply) => window.spiteTable.view.ply > ply + 1", arg=before_ply, timeout=BOT_TIMEOUT
+        )
+    finally:
+        watcher.close()
