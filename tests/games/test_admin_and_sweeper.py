@@ -1,0 +1,49 @@
+"""The admin pages of games, and the sweeper's start switch."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import sweeper
+from games.models import Move
+from games.services import game_play_move
+from tests.games.helpers import a_side_move, current_game
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_matches_games_and_read_only_moves(admin_client, alice, human_starts):
+    match = human_starts(alice)
+    game = current_game(match)
+    game_play_move(game_id=game.pk, user=alice, move=a_side_move(game), version=0, move_id="a")
+    move = Move.objects.get()
+    for url in [
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_game_changelist"),
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_move_changelist"),
+        reverse("admin:games_move_change", args=[move.pk]),
+        reverse("admin:leagues_league_changelist"),
+    ]:
+        assert admin_client.get(url).status_code == 200, url
+    assert (
+        admin_client.get(reverse("admin:games_match_changelist"), {"q": "alice"}).status_code == 200
+    )
+    assert admin_client.post(reverse("admin:games_move_delete", args=[move.pk])).status_code == 403
+    assert Move.objects.filter(pk=move.pk).exists()
+
+
+def test_the_sweeper_starts_once_and_never_when_its_interval_is_zero(settings, monkeypatch):
+    started = []
+    monkeypatch.setattr(sweeper, "_loop", lambda interval: started.append(interval))
+    monkeypatch.setattr(sweeper, "_thread", None)
+
+    settings.GAMES_SWEEPER_INTERVAL = 0
+    assert sweeper.start() is False
+
+    settings.GAMES_SWEEPER_INTERVAL = 15
+    assert sweeper.start() is True
+    assert sweeper.start() is False
+    sweeper._thread.join(timeout=5)
+    assert started == [15.0]
