@@ -810,6 +810,9 @@ class Table {
     const focusKey = active && this.root.contains(active) && active.dataset ? active.dataset.key : null;
     const focusIndex = focusKey ? [...this.root.querySelectorAll("[data-part=hand] [data-key]")].indexOf(active) : -1;
 
+    const view = this.view;
+    const cols = Math.max(view.players[0].sides.length + 1.4, view.center.length + 1.3, (view.players[this.bottomSeat].hand || []).length, 5);
+    this.$("felt").style.setProperty("--cols", String(cols));
     this.root.classList.toggle("is-pending", Boolean(this.pending));
     this.root.classList.toggle("is-your-turn", this.isMyTurn());
     this.renderHeader();
@@ -1111,6 +1114,11 @@ class Table {
     return o || null;
   }
 
+  matchReason() {
+    if (this.matchEnd) return this.matchEnd.reason;
+    return (this.state.match && this.state.match.reason) || null;
+  }
+
   resultHeadline() {
     const o = this.outcome();
     const n = this.state.game ? this.state.game.number : "";
@@ -1123,6 +1131,10 @@ class Table {
     if (!o) return "";
     if (o.reason === "stock_depleted" || o.winner === null || o.winner === undefined) return t("reasonStock");
     const points = o.points ?? 0;
+    if (o.reason === "resigned" && this.matchOver && this.matchReason() === "resigned") {
+      const loser = 1 - o.winner;
+      return t("matchResigned", { name: loser === this.me ? t("you") : this.name(loser) });
+    }
     if (o.reason === "resigned") {
       const loser = 1 - o.winner;
       const winner = o.winner === this.me ? t("you") : this.name(o.winner);
@@ -1140,11 +1152,9 @@ class Table {
     const b = scores[1 - me];
     if (this.matchOver) {
       const winner = this.matchEnd ? this.matchEnd.winner : match.winner;
-      const reason = this.matchEnd ? this.matchEnd.reason : null;
-      const prefix = reason === "resigned" && winner !== null && winner !== undefined ? `${t("matchResigned", { name: 1 - winner === this.me ? t("you") : this.name(1 - winner) })} ` : "";
-      if (winner === this.me) return prefix + t("youWonMatch", { a, b });
-      if (winner === 0 || winner === 1) return prefix + t("theyWonMatch", { name: this.name(winner), a: scores[winner], b: scores[1 - winner] });
-      return prefix;
+      if (winner === this.me) return t("youWonMatch", { a, b });
+      if (winner === 0 || winner === 1) return t("theyWonMatch", { name: this.name(winner), a: scores[winner], b: scores[1 - winner] });
+      return "";
     }
     return t("matchGoesOn", { a, b, target: match.target });
   }

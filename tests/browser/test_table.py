@@ -260,6 +260,8 @@ def test_resign_a_game_then_the_match(page, live_server_url):
     expect(page.get_by_role("button", name="Resign game")).to_be_hidden()
     next_link = result.get_by_role("link", name="Next game")
     expect(next_link).to_be_visible(timeout=BOT_TIMEOUT)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "table-game-over-1280.png"))
     next_link.click()
 
     page.wait_for_url(re.compile(r"/play/games/\d+/$"))
@@ -272,8 +274,11 @@ def test_resign_a_game_then_the_match(page, live_server_url):
     expect(page.get_by_role("dialog")).to_contain_text("Resign the whole match?")
     page.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
     expect(result).to_be_visible(timeout=BOT_TIMEOUT)
-    expect(result).to_contain_text("Random bot won the match")
+    expect(result).to_contain_text("You resigned the match.")
+    expect(result).to_contain_text("Random bot won the match 5\u20130.")
     expect(result.get_by_role("link", name="Next game")).to_be_hidden()
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.screenshot(path=str(SHOTS / "table-match-over-375.png"))
     result.get_by_role("link", name="Back to the lobby").click()
     page.wait_for_url(re.compile(r"/play/$"))
 
