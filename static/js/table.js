@@ -437,7 +437,7 @@ class Table {
     }
     const last = frame.last_moves && frame.last_moves.length ? frame.last_moves[frame.last_moves.length - 1] : null;
     const willAnimate =
-      animate && !this.reducedMotion && old && step === 1 && last && last.move !== this.noAnimateMove;
+      animate && !this.reducedMotion && !document.hidden && old && step === 1 && last && last.move !== this.noAnimateMove;
     let flight = null;
     if (willAnimate) flight = this.prepareFlight(last, old.view, frame.view);
 
@@ -794,7 +794,9 @@ class Table {
     const start = `translate(${fromRect.left}px, ${fromRect.top}px)`;
     const end = `translate(${toRect.left}px, ${toRect.top}px)`;
     try {
-      await ghost.animate([{ transform: start }, { transform: end }], { duration: 300, easing: "cubic-bezier(.2,.7,.3,1)" }).finished;
+      const animation = ghost.animate([{ transform: start }, { transform: end }], { duration: 300, easing: "cubic-bezier(.2,.7,.3,1)" });
+      // A hidden tab may hold animations back: never let one stall the frames behind it.
+      await Promise.race([animation.finished, new Promise((resolve) => window.setTimeout(resolve, 700))]);
     } catch {
       // an interrupted animation is fine
     } finally {
