@@ -1,9 +1,13 @@
 """The bot runner: bots play their turns off the request path, one move per transaction.
 
 ``bot_turn_schedule(game_id)`` is called on commit whenever a bot is to move. With
-``settings.GAMES_BOT_RUNNER == "thread"`` (the default) it hands the game to a small pool of
-worker threads (``GAMES_BOT_WORKERS``), never the thread that serves every table's moves and
-never inside the human's transaction. With ``"inline"`` (tests) the turn runs at once in the
+``settings.GAMES_BOT_RUNNER == "thread"`` (the default) inside a server process, the turn runs
+as a task on the server's event loop (``attach_loop``, called by ``spite/asgi.py``): the bot
+thinks in a small pool of worker threads (``GAMES_BOT_WORKERS``), never on the thread that
+serves every table's moves and never inside the human's transaction; its moves go through the
+same service as a person's, and the pause between them (``GAMES_BOT_MOVE_DELAY``) holds no
+thread. Outside a server (a management command, a test) the whole turn runs in the pool.
+With ``"inline"`` (tests) the turn runs at once in the
 calling thread, after the commit. ``"off"`` schedules nothing (the sweeper still can't run
 bots then; for maintenance only).
 
@@ -18,11 +22,16 @@ See docs/games.md.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
 
@@ -38,6 +47,18 @@ _lock = threading.Lock()
 _scheduled: dict[int, bool] = {}
 _executor: ThreadPoolExecutor | None = None
 _inline = threading.local()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def attach_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Run bot turns as tasks on this (the server's) event loop from now on."""
+    global _loop
+    _loop = loop
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    loop = _loop
+    return loop if loop is not None and loop.is_running() else None
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -64,7 +85,32 @@ def bot_turn_schedule(game_id: int) -> None:
             _scheduled[game_id] = True  # running: look again when done
             return
         _scheduled[game_id] = False
-    _pool().submit(_run_in_thread, game_id)
+    loop = _server_loop()
+    if loop is not None:
+        # A fresh context: the caller's (often a sync_to_async thread's) must not leak into
+        # the task, or asgiref would take the task for a nested call and refuse its DB work.
+        loop.call_soon_threadsafe(_start_task, game_id, context=contextvars.Context())
+    else:
+        _pool().submit(_run_in_thread, game_id)
+
+
+_tasks: set[asyncio.Task[None]] = set()
+
+
+def _start_task(game_id: int) -> None:
+    task = asyncio.get_running_loop().create_task(_run_on_loop(game_id))
+    _tasks.add(task)  # the loop keeps only weak references to tasks
+    task.add_done_callback(_tasks.discard)
+
+
+def _again(game_id: int) -> bool:
+    """Whether another schedule arrived while the turn ran; forget the game if not."""
+    with _lock:
+        if _scheduled.get(game_id):
+            _scheduled[game_id] = False
+            return True
+        _scheduled.pop(game_id, None)
+        return False
 
 
 def _run_in_thread(game_id: int) -> None:
@@ -74,14 +120,20 @@ def _run_in_thread(game_id: int) -> None:
                 bot_turn_run(game_id=game_id)
             except Exception:
                 logger.exception("bot turn in game %s failed", game_id)
-            with _lock:
-                if _scheduled.get(game_id):
-                    _scheduled[game_id] = False
-                    continue
-                _scheduled.pop(game_id, None)
+            if not _again(game_id):
                 return
     finally:
         connections.close_all()  # this worker thread's connections go back (or to the pool)
+
+
+async def _run_on_loop(game_id: int) -> None:
+    while True:
+        try:
+            await _bot_turn_async(game_id)
+        except Exception:
+            logger.exception("bot turn in game %s failed", game_id)
+        if not _again(game_id):
+            return
 
 
 def _run_inline(game_id: int) -> None:
@@ -98,35 +150,65 @@ def _run_inline(game_id: int) -> None:
         _inline.queue = None
 
 
+@dataclass(frozen=True)
+class _BotTurn:
+    """What a bot needs to choose its next move: the stored state and who it is."""
+
+    game_id: int
+    version: int
+    seat: int
+    level: str
+    bot_seed: int
+    state: dict[str, Any]
+
+    def choose(self) -> str:
+        position = engine.Game.from_dict(self.state)
+        return str(engine.bot(self.level, seed=self.bot_seed).choose(position, self.seat))
+
+    def play(self, move: str) -> bool:
+        """Play ``move`` through the service; True if applied now (not a replay)."""
+        from games.services import game_play_move
+
+        result = game_play_move(
+            game_id=self.game_id,
+            bot=True,
+            seat=self.seat,
+            move=move,
+            version=self.version,
+            move_id=f"bot-{self.version}",
+        )
+        return not result.replayed
+
+
+def _bot_turn_next(game_id: int) -> _BotTurn | None:
+    """The bot's next turn step, or None when no bot is to move (or the game is over)."""
+    from games.models import Game, Match
+
+    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    if game is None or not game.is_active or game.match.status != Match.Status.ACTIVE:
+        return None
+    seat = game.to_move
+    level = game.match.bot_level(seat)
+    if not level:
+        return None
+    return _BotTurn(game_id, game.version, seat, level, game.bot_seed, game.state)
+
+
 def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
     """Play the bot's moves in ``game_id`` while a bot is to move; return how many applied."""
     from games.errors import GameError
-    from games.models import Game, Match
-    from games.services import game_play_move
 
     delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
     applied = refusals = 0
     while max_moves is None or applied < max_moves:
-        game = Game.objects.select_related("match").filter(pk=game_id).first()
-        if game is None or not game.is_active or game.match.status != Match.Status.ACTIVE:
+        turn = _bot_turn_next(game_id)
+        if turn is None:
             break
-        seat = game.to_move
-        level = game.match.bot_level(seat)
-        if not level:
-            break
-        position = engine.Game.from_dict(game.state)
-        choice = engine.bot(level, seed=game.bot_seed).choose(position, seat)
+        move = turn.choose()
         if delay:
             time.sleep(delay)  # the browser shows the bot's turn card by card
         try:
-            result = game_play_move(
-                game_id=game_id,
-                bot=True,
-                seat=seat,
-                move=str(choice),
-                version=game.version,
-                move_id=f"bot-{game.version}",
-            )
+            applied += turn.play(move)
         except GameError as exc:  # another runner moved first; look again
             refusals += 1
             logger.info("bot move in game %s refused (%s), retry %s", game_id, exc.code, refusals)
@@ -134,6 +216,30 @@ def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
                 break
             continue
         refusals = 0
-        if not result.replayed:
-            applied += 1
+    return applied
+
+
+async def _bot_turn_async(game_id: int) -> int:
+    """``bot_turn_run`` on the server's loop: thinking in the pool, pauses without a thread."""
+    from games.errors import GameError
+
+    loop = asyncio.get_running_loop()
+    delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
+    applied = refusals = 0
+    while True:
+        turn = await database_sync_to_async(_bot_turn_next)(game_id)
+        if turn is None:
+            break
+        move = await loop.run_in_executor(_pool(), turn.choose)
+        if delay:
+            await asyncio.sleep(delay)  # the browser shows the bot's turn card by card
+        try:
+            applied += await database_sync_to_async(turn.play)(move)
+        except GameError as exc:
+            refusals += 1
+            logger.info("bot move in game %s refused (%s), retry %s", game_id, exc.code, refusals)
+            if refusals >= MAX_RETRIES:
+                break
+            continue
+        refusals = 0
     return applied

@@ -1,5 +1,6 @@
 """ASGI entry point: Django for HTTP, Channels consumers for WebSockets."""
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -11,19 +12,33 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import bots, sweeper  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+
+class _AttachBotRunner:
+    """Hands the server's event loop to the bot runner on every connection (cheap, idempotent),
+    so bot turns run as tasks on it and their broadcasts reach this process's sockets."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        bots.attach_loop(asyncio.get_running_loop())
+        return await self.app(scope, receive, send)
+
+
+application = _AttachBotRunner(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
 
 # Resume bot turns a restart left unfinished, then sweep now and then (off when the
 # interval is 0, as in tests). See docs/games.md.
-from games import sweeper  # noqa: E402
-
 sweeper.start()

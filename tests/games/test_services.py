@@ -384,3 +384,48 @@ def test_the_thread_runner_plays_off_the_calling_thread(
     assert game.moves.filter(seat=1).exists()
     assert seen and all(name.startswith("bot") for name in seen)
     assert threading.current_thread().name not in seen
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_in_a_server_the_bot_turn_runs_on_the_event_loop_and_thinks_in_the_pool(
+    alice, human_starts, settings, monkeypatch
+) -> None:
+    import asyncio
+    import threading
+
+    from channels.db import database_sync_to_async
+
+    from games import bots
+
+    thinkers: set[str] = set()
+    real_choose = bots._BotTurn.choose
+
+    def spy(self):
+        thinkers.add(threading.current_thread().name)
+        return real_choose(self)
+
+    def no_thread_runs(**kwargs):
+        raise AssertionError("the turn ran in a pool thread, not on the loop")
+
+    monkeypatch.setattr(bots._BotTurn, "choose", spy)
+    monkeypatch.setattr(bots, "bot_turn_run", no_thread_runs)
+    monkeypatch.setattr(bots, "_loop", None)
+    settings.GAMES_BOT_RUNNER = "thread"
+    settings.GAMES_BOT_MOVE_DELAY = 0.01
+    game = await database_sync_to_async(lambda: current_game(human_starts(alice)))()
+    bots.attach_loop(asyncio.get_running_loop())
+    move = await database_sync_to_async(a_side_move)(game)
+    await database_sync_to_async(game_play_move)(
+        game_id=game.pk, user=alice, move=move, version=0, move_id="e"
+    )
+    for _ in range(400):
+        await database_sync_to_async(game.refresh_from_db)()
+        if not game.is_active or game.to_move == 0:
+            break
+        await asyncio.sleep(0.05)
+    while bots._scheduled:
+        await asyncio.sleep(0.05)
+    assert not game.is_active or game.to_move == 0
+    assert await database_sync_to_async(game.moves.filter(seat=1).exists)()
+    assert thinkers and all(name.startswith("bot") for name in thinkers)
