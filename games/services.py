@@ -69,13 +69,27 @@ def match_create(*, user: Any, bot: str, rules: engine.Rules, ranked: bool = Fal
     if bot not in BotLevel.values:
         raise ValueError(f"unknown bot level {bot!r}")
     engine.bot(bot, seed=0)  # ValueError if the engine has no such bot (yet)
+    return _match_open(rules=rules, ranked=ranked, user0=user, bot1=bot)
+
+
+def match_create_between(
+    *, user0: Any, user1: Any, rules: engine.Rules, ranked: bool = False
+) -> Match:
+    """A new match between two people, with its first game. ``user0`` is player one (the one
+    who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards)."""
+    for user in (user0, user1):
+        if not getattr(user, "is_authenticated", False) or not user.is_active:
+            raise GameError(UNAUTHENTICATED, "Both players need an active account.")
+    if user0.pk == user1.pk:
+        raise GameError(FORBIDDEN, "You cannot play against yourself.")
+    return _match_open(rules=rules, ranked=ranked, user0=user0, user1=user1)
+
+
+def _match_open(*, rules: engine.Rules, ranked: bool, **seats: Any) -> Match:
+    """Create the match with ``seats`` (user0/user1/bot0/bot1) and deal its first game."""
     with transaction.atomic():
         match = Match.objects.create(
-            user0=user,
-            bot1=bot,
-            rules=rules.to_dict(),
-            target=rules.match_target,
-            ranked=ranked,
+            rules=rules.to_dict(), target=rules.match_target, ranked=ranked, **seats
         )
         _game_create(match=match, number=1, first_player=None)
     return match

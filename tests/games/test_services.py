@@ -429,3 +429,21 @@ async def test_in_a_server_the_bot_turn_runs_on_the_event_loop_and_thinks_in_the
     assert not game.is_active or game.to_move == 0
     assert await database_sync_to_async(game.moves.filter(seat=1).exists)()
     assert thinkers and all(name.startswith("bot") for name in thinkers)
+
+
+def test_two_people_meet_in_a_match_whose_first_game_is_dealt(alice, bob) -> None:
+    from games.services import match_create_between
+
+    match = match_create_between(user0=alice, user1=bob, rules=SMALL)
+    assert (match.user0, match.user1, match.bot0, match.bot1) == (alice, bob, "", "")
+    assert match.seat_of(bob) == 1 and not match.is_bot(0) and not match.is_bot(1)
+    game = current_game(match)
+    assert game.number == 1 and game.version == 0 and game.moves.count() == 0
+
+
+def test_nobody_plays_against_themselves(alice) -> None:
+    from games.services import match_create_between
+
+    with pytest.raises(GameError) as caught:
+        match_create_between(user0=alice, user1=alice, rules=SMALL)
+    assert caught.value.code == "forbidden"
