@@ -44,3 +44,19 @@ def game_event_send(*, game_id: int, version: int, frames: dict[str, list[dict[s
 def viewer_key(seat: int | None) -> str:
     """The key of a viewer's frames in an event: "0", "1", or "spectator"."""
     return "spectator" if seat is None else str(seat)
+
+
+#: The consumer method a notice is dispatched to (``GameConsumer.game_notice``).
+GAME_NOTICE = "game.notice"
+
+
+def game_notice_send(*, game_id: int, frame: dict[str, Any]) -> None:
+    """Send one frame, the same for every viewer and outside the game's versions (a rematch
+    offer, a spectator count), to every socket on the game. Never raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(game_group(game_id), {"type": GAME_NOTICE, "frame": frame})
+    except Exception:
+        logger.exception("could not send a %s notice to game %s", frame.get("type"), game_id)

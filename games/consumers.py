@@ -4,17 +4,20 @@ watch. Each connection sends only its own viewer's frames."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import services, sweeper
-from games.broadcast import game_group, viewer_key
-from games.errors import BAD_MESSAGE, NOT_FOUND, THROTTLED, GameError
+from games import services, spectators, sweeper
+from games.broadcast import GAME_NOTICE, game_group, viewer_key
+from games.errors import BAD_MESSAGE, NOT_FOUND, STALE_VERSION, THROTTLED, GameError
 from games.selectors import game_connect
 
 #: Close code sent after a ``not_found`` error (4000 to 4999 are the application's own).
@@ -47,16 +50,23 @@ class _Bucket:
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     game_id: int
+    match_id: int | None
     seat: int | None
     last_version: int
+    watching: bool
+    refresher: asyncio.Task[None] | None
 
     async def connect(self) -> None:
         sweeper.start()  # no-op once running, or when disabled
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.seat = None
+        self.match_id = None
         self.last_version = -1
         self.joined = False
+        self.watching = False
+        self.refresher = None
+        self.spectators_sent: int | None = None
         burst, period = settings.GAMES_WS_THROTTLE
         self.bucket = _Bucket(int(burst), float(period))
         await self.accept()
@@ -70,12 +80,60 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(exc.to_frame())
             await self.close(code=CLOSE_NOT_FOUND if exc.code == NOT_FOUND else None)
             return
+        self.match_id = frame["match"]["id"]
+        if self.seat is None:  # a spectator: counted (with itself) before its first state
+            frame["spectators"] = await self._watch()
         await self._send_state(frame)
+        if self.watching:
+            await self._announce_spectators(frame["spectators"])
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "watching", False):
+            await self._unwatch()
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
             self.joined = False
+
+    # --- spectators
+
+    async def _watch(self) -> int:
+        count = await sync_to_async(spectators.spectator_join)(
+            game_id=self.game_id, channel=self.channel_name
+        )
+        self.watching = True
+        self.refresher = asyncio.get_running_loop().create_task(self._refresh())
+        return count
+
+    async def _unwatch(self) -> None:
+        self.watching = False
+        if self.refresher is not None:
+            self.refresher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.refresher
+            self.refresher = None
+        count = await sync_to_async(spectators.spectator_leave)(
+            game_id=self.game_id, channel=self.channel_name
+        )
+        await self._announce_spectators(count)
+
+    async def _refresh(self) -> None:
+        """Keep this spectator counted while the socket is open (docs/games.md)."""
+        period = float(getattr(settings, "GAMES_SPECTATORS_REFRESH", 60))
+        last = None
+        while True:
+            await asyncio.sleep(period)
+            count = await sync_to_async(spectators.spectator_touch)(
+                game_id=self.game_id, channel=self.channel_name
+            )
+            if last is not None and count != last:  # entries of a dead process expired
+                await self._announce_spectators(count)
+            last = count
+
+    async def _announce_spectators(self, count: int) -> None:
+        frame = {"type": "spectators", "count": count}
+        await self.channel_layer.group_send(
+            game_group(self.game_id), {"type": GAME_NOTICE, "frame": frame}
+        )
 
     # --- client -> server
 
@@ -105,12 +163,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
-        handler = {"move": self._on_move, "resign": self._on_resign, "sync": self._resync}.get(
-            kind if isinstance(kind, str) else ""
-        )
+        handlers = {
+            "move": self._on_move,
+            "resign": self._on_resign,
+            "undo": self._on_undo,
+            "abort": self._on_abort,
+            "rematch": self._on_rematch,
+            "sync": self._resync,
+        }
+        handler = handlers.get(kind if isinstance(kind, str) else "")
         if handler is None:
             await self.send_json(
-                _bad('Unknown message type: use "move", "resign" or "sync".').to_frame()
+                _bad(
+                    'Unknown message type: use "move", "undo", "resign", "abort", "rematch" '
+                    'or "sync".'
+                ).to_frame()
             )
             return
         await handler(content)
@@ -148,6 +215,43 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except GameError as exc:
             await self.send_json(exc.to_frame())
 
+    async def _on_undo(self, content: dict[str, Any]) -> None:
+        version = content.get("version")
+        try:
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise _bad("An undo needs the version it was asked against.")
+            await database_sync_to_async(services.game_undo)(
+                game_id=self.game_id, user=self.user, version=version
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+            if exc.code == STALE_VERSION:
+                await self._resync()
+
+    async def _on_abort(self, content: dict[str, Any]) -> None:
+        try:
+            await database_sync_to_async(services.game_abort)(game_id=self.game_id, user=self.user)
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+
+    async def _on_rematch(self, content: dict[str, Any]) -> None:
+        action = content.get("action")
+        try:
+            if action not in services.REMATCH_ACTIONS:
+                raise _bad('A rematch needs an action: "offer", "accept" or "decline".')
+            if self.match_id is None:
+                raise GameError(NOT_FOUND, "There is no such game.")
+            result = await database_sync_to_async(services.match_rematch)(
+                match_id=self.match_id, user=self.user, action=action
+            )
+        except GameError as exc:
+            await self.send_json(exc.to_frame())
+            return
+        # The sockets of the match's last game hear of a change by broadcast; a socket on an
+        # earlier game of the match, or asking again once the rematch exists, is answered here.
+        if result.notified != self.game_id:
+            await self.send_json(result.to_frame())
+
     async def _resync(self, content: dict[str, Any] | None = None) -> None:
         try:
             self.seat, frame = await database_sync_to_async(game_connect)(
@@ -161,6 +265,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _send_state(self, frame: dict[str, Any]) -> None:
         await self.send_json(frame)
         self.last_version = max(self.last_version, frame["version"])
+        self.spectators_sent = frame.get("spectators")
 
     # --- server -> client (channel layer)
 
@@ -173,4 +278,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return  # no frames for this viewer: ask for nothing, the next sync sets it right
         for frame in frames:
             await self.send_json(frame)
+            if frame.get("type") == "state":
+                self.spectators_sent = frame.get("spectators")
         self.last_version = event["version"]
+
+    async def game_notice(self, event: dict[str, Any]) -> None:
+        """A frame outside the game's versions, the same for everyone: forward it (a spectator
+        count only when it tells this socket something new)."""
+        frame = event["frame"]
+        if frame.get("type") == "spectators":
+            if frame.get("count") == self.spectators_sent:
+                return
+            self.spectators_sent = frame.get("count")
+        await self.send_json(frame)

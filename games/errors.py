@@ -16,6 +16,7 @@ FORBIDDEN = "forbidden"
 NOT_FOUND = "not_found"
 UNAUTHENTICATED = "unauthenticated"
 THROTTLED = "throttled"
+NOTHING_TO_UNDO = "nothing_to_undo"
 
 CODES = frozenset(
     {
@@ -28,6 +29,7 @@ CODES = frozenset(
         NOT_FOUND,
         UNAUTHENTICATED,
         THROTTLED,
+        NOTHING_TO_UNDO,
     }
 )
 

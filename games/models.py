@@ -7,6 +7,7 @@ these tables); reads for pages and sockets through ``games.selectors``.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -38,6 +39,7 @@ class Match(models.Model):
         NONE = "", _("not over")
         TARGET_REACHED = "target_reached", _("target reached")
         RESIGNED = "resigned", _("resigned")
+        ABORTED = "aborted", _("aborted before both players moved")
 
     user0 = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -80,6 +82,18 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    rematch_offered_by = models.PositiveSmallIntegerField(
+        _("rematch offered by seat"), null=True, blank=True
+    )
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        verbose_name=_("rematch"),
+        help_text=_("the match this one's rematch created (one rematch per match)"),
+    )
 
     class Meta:
         verbose_name_plural = _("matches")
@@ -97,6 +111,10 @@ class Match(models.Model):
                 condition=Q(winner__isnull=True) | Q(winner__in=SEATS),
                 name="games_match_winner_is_a_seat",
             ),
+            models.CheckConstraint(
+                condition=Q(rematch_offered_by__isnull=True) | Q(rematch_offered_by__in=SEATS),
+                name="games_match_rematch_offer_is_a_seat",
+            ),
         ]
         indexes = [models.Index(fields=["status"], name="games_match_status_idx")]
 
@@ -107,6 +125,14 @@ class Match(models.Model):
 
     def user_id_at(self, seat: int) -> int | None:
         return self.user0_id if seat == 0 else self.user1_id
+
+    def user_at(self, seat: int) -> Any:
+        return self.user0 if seat == 0 else self.user1
+
+    @property
+    def against_bot(self) -> bool:
+        """One seat is a person, the other a bot."""
+        return self.is_bot(0) != self.is_bot(1)
 
     def seat_of(self, user: object) -> int | None:
         """The seat ``user`` holds in this match, or None (anonymous users hold none)."""
@@ -162,6 +188,7 @@ class Game(models.Model):
         PAYOFF_EMPTIED = "payoff_emptied", _("pay-off pile emptied")
         STOCK_DEPLETED = "stock_depleted", _("stock ran out (tie)")
         RESIGNED = "resigned", _("resigned")
+        ABORTED = "aborted", _("aborted")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
@@ -218,16 +245,27 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    """One move as played: append-only. Rows are created by ``games.services`` and never
-    updated or deleted; replaying a game's seed and its moves in ply order through the engine
-    gives the stored state (``games.selectors.game_replay``)."""
+    """One row of a game's log, append-only: a move as played (``kind="move"``), or a take-back
+    (``kind="undo"``, text "undo") that took back the ``undoes`` moves before it still in force.
+    Rows are created by ``games.services`` and never updated or deleted; replaying a game's seed
+    and its rows in ply order through the engine gives the stored state
+    (``games.selectors.game_replay``). ``ply`` numbers rows, so it keeps growing across an undo
+    (the engine's own ``ply`` counts only the moves in force)."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("move")
+        UNDO = "undo", _("undo")
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
     )
     ply = models.PositiveIntegerField(_("ply"))
     seat = models.PositiveSmallIntegerField(_("seat"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.MOVE)
     text = models.CharField(_("move"), max_length=16)
+    undoes = models.PositiveSmallIntegerField(
+        _("moves taken back"), default=0, help_text=_("for an undo row: how many moves")
+    )
     client_move_id = models.CharField(_("client move id"), max_length=64, blank=True)
     version = models.PositiveIntegerField(_("version produced"))
     created_at = models.DateTimeField(_("played at"), auto_now_add=True)
@@ -241,7 +279,13 @@ class Move(models.Model):
                 condition=~Q(client_move_id=""),
                 name="games_move_game_client_id",
             ),
+            models.CheckConstraint(
+                condition=Q(kind="move", undoes=0) | Q(kind="undo", undoes__gt=0),
+                name="games_move_undo_takes_back_moves",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.kind == self.Kind.UNDO:
+            return f"{self.game_id}#{self.ply} seat {self.seat}: undo {self.undoes}"
         return f"{self.game_id}#{self.ply} seat {self.seat}: {self.text}"

@@ -63,3 +63,10 @@ def bot_starts(seeds) -> Callable[..., Match]:
         return services.match_create(user=user, bot=bot, rules=rules)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _own_spectator_keys(settings):
+    """Spectator counts under keys of this test alone: game ids repeat between tests (and
+    between test runs sharing one Redis), and nothing may call cache.clear()."""
+    settings.GAMES_SPECTATORS_KEY_PREFIX = f"test-{secrets.token_hex(6)}:spectators"

@@ -37,3 +37,40 @@ def a_center_move(game: Game, seat: int = 0) -> str | None:
 def a_side_move(game: Game, seat: int = 0) -> str:
     """A legal move that ends the turn (a hand card onto a side stack)."""
     return next(m for m in legal(game, seat) if m.startswith("h:") and "-s" in m)
+
+
+def _reveals(before: engine.Game, after: engine.Game, seat: int) -> bool:
+    from games.selectors import _reveals as reveals
+
+    return reveals(before.view(seat), after.view(seat), seat)
+
+
+def center_line(
+    pattern: list[bool], rules: engine.Rules = SMALL, first_player: int = 0
+) -> tuple[int, list[str]]:
+    """A seed whose deal lets ``first_player`` start, and center plays for its first turn
+    whose "shows a new card" flags (a refill, a new pay-off top) are exactly ``pattern``."""
+
+    def search(game: engine.Game, todo: list[bool]) -> list[str] | None:
+        if not todo:
+            return []
+        for move in game.legal_moves():
+            if "-c" not in move.text:
+                continue
+            after = game.copy()
+            after.play(move)
+            if after.is_over or _reveals(game, after, first_player) != todo[0]:
+                continue
+            rest = search(after, todo[1:])
+            if rest is not None:
+                return [move.text, *rest]
+        return None
+
+    for seed in itertools.count(1):
+        game = engine.Game.new(seed=seed, rules=rules)
+        if game.to_move != first_player:
+            continue
+        line = search(game, pattern)
+        if line is not None:
+            return seed, line
+    raise AssertionError("unreachable")

@@ -100,8 +100,13 @@ async def test_a_player_and_spectators_each_receive_only_their_own_view(
         mine = await player.receive_json_from()
         theirs = await watcher.receive_json_from()
         nobodys = await anonymous.receive_json_from()
-        assert mine == await frame_for(table, 0)
-        assert theirs == nobodys == await frame_for(table, None)
+        # Each spectator is counted before its first state; the others hear of it.
+        counted = [f["count"] for f in await frames(player) + await frames(watcher)]
+        assert sorted(counted) == [1, 2, 2] or sorted(counted) == [2, 2]
+        assert nobodys["spectators"] == 2 and await frames(anonymous) == []
+        assert mine == {**await frame_for(table, 0), "spectators": mine["spectators"]}
+        assert theirs == {**await frame_for(table, None), "spectators": theirs["spectators"]}
+        assert nobodys == await frame_for(table, None)
         assert (mine["type"], mine["you"], mine["version"], mine["view"]["seat"]) == (
             "state", 0, 0, 0
         )  # fmt: skip
@@ -334,6 +339,7 @@ async def test_watchers_cannot_act(table, bob_cookie) -> None:
     try:
         await watcher.receive_json_from()
         await anonymous.receive_json_from()
+        assert await frames(watcher) == [{"type": "spectators", "count": 2}]
         move = {"type": "move", "move": legal(table, 0)[0], "version": 0, "id": "w"}
         await send(watcher, move)
         await send(anonymous, move)
@@ -429,6 +435,7 @@ async def test_resigning_the_game_sends_state_then_game_end(table, alice_cookie)
     try:
         await player.receive_json_from()
         await watcher.receive_json_from()
+        assert await frames(player) == [{"type": "spectators", "count": 1}]
         left = len(table.state["players"][0]["payoff"])
         await send(player, {"type": "resign", "scope": "game"})
         state, end = await frames(player)

@@ -11,7 +11,6 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 import engine
-from games import services
 from games.errors import GameError
 from games.models import Game, Match, Move
 from games.services import game_play_move, game_resign, match_create
@@ -258,11 +257,14 @@ def test_reaching_the_target_by_resignation_ends_the_match(alice, human_starts) 
 def test_a_tied_game_scores_nothing_and_the_match_goes_on(alice, human_starts) -> None:
     from django.db import transaction
 
+    from games.services._common import game_lock
+    from games.services.play import _game_finish
+
     match = human_starts(alice)
     with transaction.atomic():
-        game = services._game_lock(current_game(match).pk)
+        game = game_lock(current_game(match).pk)
         game.version += 1
-        ended = services._game_finish(game, winner=None, points=0, reason="stock_depleted")
+        ended = _game_finish(game, winner=None, points=0, reason="stock_depleted")
         game.save()
     assert ended is False
     match.refresh_from_db()

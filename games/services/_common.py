@@ -1,0 +1,93 @@
+"""What every game service shares: the row lock, who acts, the next row number, broadcasts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from games import services
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.models import SEATS, Game, Match, Move
+from games.selectors import game_event_frames
+
+RESIGN_SCOPES = ("game", "match")
+MAX_MOVE_ID = 64
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What a played move produced. ``replayed`` is True when the client move id had been
+    seen before: nothing was applied, and this is the earlier move's result."""
+
+    game_id: int
+    version: int
+    ply: int
+    seat: int
+    move: str
+    replayed: bool
+
+
+def game_lock(game_id: int) -> Game:
+    """The game row and its match row, locked until the transaction ends (seated users are
+    read along, not locked: PostgreSQL locks no nullable side of an outer join)."""
+    game = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "match__user0", "match__user1")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise GameError(NOT_FOUND, "There is no such game.")
+    return game
+
+
+def acting_seat(match: Match, *, user: Any, bot: bool = False, seat: int | None = None) -> int:
+    """The seat that acts: a bot's given seat, or the seat the user holds."""
+    if bot:
+        if seat not in SEATS or not match.is_bot(seat):
+            raise GameError(FORBIDDEN, "No bot sits in that seat.")
+        return seat
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise GameError(UNAUTHENTICATED, "Log in to play; anyone may watch.")
+    held = match.seat_of(user)
+    if held is None:
+        raise GameError(FORBIDDEN, "You are watching this game: only its players may act.")
+    return held
+
+
+def opponent_phrase(match: Match, seat: int) -> str:
+    name = match.seat_name(seat)
+    return f"the {name}" if match.is_bot(seat) else name
+
+
+def next_ply(game: Game) -> int:
+    """The ply of the game's next log row. Rows are numbered 0, 1, … whatever they are, so
+    after an undo this runs ahead of the engine's ``ply`` (which counts moves in force)."""
+    last = Move.objects.filter(game_id=game.pk).aggregate(last=Max("ply"))["last"]
+    return 0 if last is None else last + 1
+
+
+def broadcast_on_commit(game: Game, *, game_ended: bool = False, match_ended: bool = False) -> None:
+    """Build every viewer's frames now (inside the transaction: they show exactly this
+    version) and send them once the transaction commits."""
+    frames = game_event_frames(game, game_ended=game_ended, match_ended=match_ended)
+    transaction.on_commit(
+        partial(_send_event, game_id=game.pk, version=game.version, frames=frames)
+    )
+
+
+def _send_event(**kwargs: Any) -> None:
+    services.game_event_send(**kwargs)  # looked up now: the package's patch point
+
+
+def notice_on_commit(game_id: int, frame: dict[str, Any]) -> None:
+    """Send ``frame`` to every socket on ``game_id`` once the transaction commits."""
+    transaction.on_commit(partial(_send_notice, game_id=game_id, frame=frame))
+
+
+def _send_notice(**kwargs: Any) -> None:
+    services.game_notice_send(**kwargs)

@@ -1,0 +1,183 @@
+"""Creating matches, dealing their games, and rematches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+import engine
+from games import bots as bot_runner
+from games import services
+from games.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.models import BotLevel, Game, Match
+from games.services._common import acting_seat, notice_on_commit
+
+REMATCH_ACTIONS = ("offer", "accept", "decline")
+
+
+def match_create(*, user: Any, bot: str, rules: engine.Rules, ranked: bool = False) -> Match:
+    """A new match of ``user`` (seat 0, player one) against a bot (seat 1), with its first game.
+
+    ``rules`` are the knobs of every game (``match_target`` included). The bot level must be
+    one the engine knows (ValueError otherwise); an anonymous user gets ``unauthenticated``.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise GameError(UNAUTHENTICATED, "Log in to start a match.")
+    if bot not in BotLevel.values:
+        raise ValueError(f"unknown bot level {bot!r}")
+    engine.bot(bot, seed=0)  # ValueError if the engine has no such bot (yet)
+    return _match_open(rules=rules, ranked=ranked, user0=user, bot1=bot)
+
+
+def _check_people(*users: Any) -> None:
+    for user in users:
+        if not getattr(user, "is_authenticated", False) or not user.is_active:
+            raise GameError(UNAUTHENTICATED, "Both players need an active account.")
+
+
+def match_create_between(
+    *, user0: Any, user1: Any, rules: engine.Rules, ranked: bool = False
+) -> Match:
+    """A new match between two people, with its first game. ``user0`` is player one (the one
+    who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards)."""
+    _check_people(user0, user1)
+    if user0.pk == user1.pk:
+        raise GameError(FORBIDDEN, "You cannot play against yourself.")
+    return _match_open(rules=rules, ranked=ranked, user0=user0, user1=user1)
+
+
+def _match_open(*, rules: engine.Rules, ranked: bool, **seats: Any) -> Match:
+    """Create the match with ``seats`` (user0/user1/bot0/bot1, and maybe its league) and deal
+    its first game."""
+    with transaction.atomic():
+        match = Match.objects.create(
+            rules=rules.to_dict(), target=rules.match_target, ranked=ranked, **seats
+        )
+        game_create(match=match, number=1, first_player=None)
+    return match
+
+
+def game_create(*, match: Match, number: int, first_player: int | None) -> Game:
+    """Deal game ``number`` of ``match``; ``first_player`` None lets RULES.md choose (game 1).
+
+    Must run inside the caller's transaction; wakes the bot runner on commit if a bot starts.
+    """
+    seed = services._new_seed()  # looked up now: the package's patch point
+    rules = engine.Rules.from_dict(match.rules)
+    dealt = engine.Game.new(seed=seed, rules=rules, first_player=first_player)
+    game = Game.objects.create(
+        match=match,
+        number=number,
+        seed=seed,
+        bot_seed=services._new_seed(),
+        first_player=dealt.to_move,
+        state=dealt.to_dict(),
+        version=0,
+    )
+    game.match = match
+    if match.is_bot(dealt.to_move):
+        transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+    return game
+
+
+# --- rematch ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RematchResult:
+    """Where a rematch stands: ``state`` "offered", "declined" or "accepted", by which seat;
+    once accepted, the new match and its first game."""
+
+    state: str
+    by: int
+    match_id: int | None = None
+    game_id: int | None = None
+    notified: int | None = None  # the game whose sockets this change was sent to, if any
+
+    def to_frame(self) -> dict[str, Any]:
+        """The ``rematch`` frame of docs/protocol.md."""
+        frame: dict[str, Any] = {"type": "rematch", "state": self.state, "by": self.by}
+        if self.state == "accepted":
+            frame.update(match=self.match_id, game=self.game_id)
+        return frame
+
+
+def _first_game_id(match_id: int) -> int | None:
+    return Game.objects.filter(match_id=match_id, number=1).values_list("pk", flat=True).first()
+
+
+def _last_game_id(match: Match) -> int | None:
+    return match.games.order_by("-number").values_list("pk", flat=True).first()
+
+
+def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
+    """A player of a finished match offers, accepts or declines a rematch.
+
+    Against a bot an offer makes the new match at once (same rules and bot level, the person in
+    seat 0). Between people the offer waits for the opponent, who sees it live; accepting makes
+    the new match with the same rules and the seats swapped; either may decline (the offer is
+    then gone, and may be made again). One rematch per match: once made, every offer or accept
+    answers with the same new match. Each change is sent to the sockets of the match's last
+    game as a ``rematch`` frame. GameError: bad_message, not_found, unauthenticated, forbidden.
+    """
+    if action not in REMATCH_ACTIONS:
+        raise GameError(BAD_MESSAGE, 'A rematch is "offer", "accept" or "decline".')
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("user0", "user1", "league")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None:
+            raise GameError(NOT_FOUND, "There is no such match.")
+        seat = acting_seat(match, user=user)
+        if match.status != Match.Status.FINISHED:
+            raise GameError(FORBIDDEN, "A rematch can be offered once the match is over.")
+        other = 1 - seat
+        if match.rematch_id is not None:  # made already: the same answer again
+            by = match.rematch_offered_by if match.rematch_offered_by is not None else seat
+            return RematchResult("accepted", by, match.rematch_id, _first_game_id(match.rematch_id))
+        offered_by = match.rematch_offered_by
+        if action == "decline":
+            if offered_by is None:
+                raise GameError(FORBIDDEN, "There is no rematch offer to decline.")
+            match.rematch_offered_by = None
+            match.save(update_fields=["rematch_offered_by", "updated_at"])
+            result = RematchResult("declined", seat)
+        elif action == "accept" and offered_by != other:
+            raise GameError(FORBIDDEN, "Your opponent has not offered a rematch.")
+        elif action == "offer" and not match.is_bot(other) and offered_by != other:
+            match.rematch_offered_by = seat
+            match.save(update_fields=["rematch_offered_by", "updated_at"])
+            result = RematchResult("offered", seat)
+        else:  # accepting, an offer against a bot, or offers crossing: play again
+            by = offered_by if offered_by is not None else seat
+            new = _rematch_open(match)
+            match.rematch = new
+            match.rematch_offered_by = by
+            match.save(update_fields=["rematch", "rematch_offered_by", "updated_at"])
+            result = RematchResult("accepted", by, new.pk, _first_game_id(new.pk))
+        last = _last_game_id(match)
+        if last is not None:
+            notice_on_commit(last, result.to_frame())
+            result = replace(result, notified=last)
+    return result
+
+
+def _rematch_open(match: Match) -> Match:
+    """The new match of a rematch: same rules, ranking and league; against a bot the person
+    keeps seat 0, between people the seats swap (so player one alternates)."""
+    rules = engine.Rules.from_dict(match.rules)
+    common = {"rules": rules, "ranked": match.ranked, "league": match.league}
+    for seat in (0, 1):
+        level = match.bot_level(1 - seat)
+        if level:
+            person = match.user_at(seat)
+            _check_people(person)
+            return _match_open(user0=person, bot1=level, **common)
+    _check_people(match.user0, match.user1)
+    return _match_open(user0=match.user1, user1=match.user0, **common)

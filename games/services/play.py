@@ -1,0 +1,285 @@
+"""Playing: moves, resignations, take-backs (undo against a bot) and aborts; ending games."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games import bots as bot_runner
+from games.errors import (
+    BAD_MESSAGE,
+    FORBIDDEN,
+    GAME_OVER,
+    ILLEGAL_MOVE,
+    NOT_YOUR_TURN,
+    NOTHING_TO_UNDO,
+    STALE_VERSION,
+    GameError,
+)
+from games.models import Game, Match, Move
+from games.selectors import game_may_abort, game_undo_plan, undo_allowed
+from games.services._common import (
+    MAX_MOVE_ID,
+    RESIGN_SCOPES,
+    MoveResult,
+    acting_seat,
+    broadcast_on_commit,
+    game_lock,
+    next_ply,
+    opponent_phrase,
+)
+from games.services.matches import game_create
+
+
+def game_play_move(
+    *,
+    game_id: int,
+    move: str,
+    version: int,
+    move_id: str = "",
+    user: Any = None,
+    bot: bool = False,
+    seat: int | None = None,
+) -> MoveResult:
+    """Play ``move`` in game ``game_id`` for ``user`` (or, with ``bot=True``, for the bot in
+    ``seat``), chosen against ``version``.
+
+    A ``move_id`` already recorded for this game returns the earlier result and applies
+    nothing. Raises GameError: not_found, unauthenticated, forbidden, bad_message, game_over,
+    not_your_turn, stale_version, illegal_move (with the engine's code and params).
+    """
+    if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID:
+        raise GameError(BAD_MESSAGE, f"A move id is a string of at most {MAX_MOVE_ID} characters.")
+    if not isinstance(move, str):
+        raise GameError(BAD_MESSAGE, "A move is a text such as h:7D-c2.")
+    with transaction.atomic():
+        game = game_lock(game_id)
+        match = game.match
+        acting = acting_seat(match, user=user, bot=bot, seat=seat)
+        if move_id:
+            earlier = Move.objects.filter(game_id=game.pk, client_move_id=move_id).first()
+            if earlier is not None:
+                if earlier.seat != acting:
+                    raise GameError(BAD_MESSAGE, "That move id was already used in this game.")
+                return MoveResult(
+                    game_id=game.pk,
+                    version=earlier.version,
+                    ply=earlier.ply,
+                    seat=earlier.seat,
+                    move=earlier.text,
+                    replayed=True,
+                )
+        if not game.is_active:
+            raise GameError(GAME_OVER, "This game is over.")
+        if game.to_move != acting:
+            raise GameError(
+                NOT_YOUR_TURN,
+                f"It is not your turn: {opponent_phrase(match, 1 - acting)} is playing.",
+            )
+        if version != game.version:
+            raise GameError(
+                STALE_VERSION,
+                "The table moved on since you chose that move; here is the current state.",
+                params={"version": game.version},
+            )
+        played = engine.Game.from_dict(game.state)
+        try:
+            parsed = engine.Move.parse(move)
+            played.play(parsed)
+        except engine.IllegalMove as exc:
+            raise GameError(
+                ILLEGAL_MOVE, str(exc), params=dict(exc.params), engine_code=exc.code
+            ) from exc
+        ply = next_ply(game)
+        game.state = played.to_dict()
+        game.version += 1
+        Move.objects.create(
+            game=game,
+            ply=ply,
+            seat=acting,
+            text=str(parsed),
+            client_move_id=move_id,
+            version=game.version,
+        )
+        game_ended = match_ended = False
+        if played.outcome is not None:
+            outcome = played.outcome
+            match_ended = _game_finish(
+                game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
+            )
+            game_ended = True
+        game.save()
+        broadcast_on_commit(game, game_ended=game_ended, match_ended=match_ended)
+        if game.is_active and match.is_bot(game.to_move):
+            transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+    return MoveResult(
+        game_id=game.pk,
+        version=game.version,
+        ply=ply,
+        seat=acting,
+        move=str(parsed),
+        replayed=False,
+    )
+
+
+def game_resign(*, game_id: int, user: Any, scope: str) -> Game:
+    """``user`` resigns the game (scope "game": the opponent scores the cards left in the
+    resigner's pay-off pile) or the whole match (scope "match": the opponent wins it; the
+    game ends as resigned and scores nothing more). Returns the ended game."""
+    if scope not in RESIGN_SCOPES:
+        raise GameError(BAD_MESSAGE, 'Resign the "game" or the "match".')
+    with transaction.atomic():
+        game = game_lock(game_id)
+        seat = acting_seat(game.match, user=user, bot=False, seat=None)
+        if not game.is_active:
+            raise GameError(GAME_OVER, "This game is over.")
+        left = len(game.state["players"][seat]["payoff"])
+        game.version += 1
+        match_ended = _game_finish(
+            game,
+            winner=1 - seat,
+            points=left if scope == "game" else 0,
+            reason=Game.Reason.RESIGNED,
+            match_resigned=scope == "match",
+        )
+        game.save()
+        broadcast_on_commit(game, game_ended=True, match_ended=match_ended)
+    return game
+
+
+def game_undo(*, game_id: int, user: Any, version: int) -> Game:
+    """``user`` takes back moves of the current turn, in a casual match against a bot.
+
+    Takes back every move of the turn since cards last came into view for the player (the
+    turn's draw, a refill of an emptied hand, a new pay-off top: cards once seen cannot be
+    unseen, and the stock is never dealt again) and restores exactly the position before them,
+    shuffler included (``games.selectors.game_undo_plan`` replays the log). The undo is a row of
+    the log (``kind="undo"``, ``undoes`` = how many moves) with its own ply, and a change like
+    any other (version + 1, broadcast). GameError: bad_message, not_found, unauthenticated,
+    forbidden (a spectator; ranked play; against a person), game_over, not_your_turn,
+    stale_version, nothing_to_undo.
+    """
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise GameError(BAD_MESSAGE, "An undo needs the version it was asked against.")
+    with transaction.atomic():
+        game = game_lock(game_id)
+        match = game.match
+        seat = acting_seat(match, user=user)
+        if not undo_allowed(match):
+            raise GameError(
+                FORBIDDEN,
+                "Moves cannot be taken back in ranked play."
+                if match.ranked
+                else "Moves can be taken back only in a game against a bot.",
+            )
+        if not game.is_active or match.status != Match.Status.ACTIVE:
+            raise GameError(GAME_OVER, "This game is over.")
+        if game.to_move != seat:
+            raise GameError(NOT_YOUR_TURN, "You can take back moves only in your own turn.")
+        if version != game.version:
+            raise GameError(
+                STALE_VERSION,
+                "The table moved on since you asked; here is the current state.",
+                params={"version": game.version},
+            )
+        plan = game_undo_plan(game, seat)
+        if plan is None:
+            raise GameError(
+                NOTHING_TO_UNDO,
+                "Nothing to take back: you have made no move this turn since new cards came "
+                "into view.",
+            )
+        ply = next_ply(game)
+        game.state = plan.state
+        game.version += 1
+        Move.objects.create(
+            game=game,
+            ply=ply,
+            seat=seat,
+            kind=Move.Kind.UNDO,
+            text="undo",
+            undoes=plan.moves,
+            version=game.version,
+        )
+        game.save()
+        broadcast_on_commit(game)
+    return game
+
+
+def game_abort(*, game_id: int, user: Any) -> Game:
+    """``user`` calls off the match in its first game, before both seats have moved.
+
+    The game and the match end as ``aborted``: no winner, no points, nothing for any rating.
+    After game 1, or once both seats have moved (a taken-back move counts), the players resign
+    instead. A bot never aborts. Frames: the state, ``game_end`` and ``match_end``, both with
+    reason ``aborted``. GameError: not_found, unauthenticated, forbidden, game_over.
+    """
+    with transaction.atomic():
+        game = game_lock(game_id)
+        match = game.match
+        seat = acting_seat(match, user=user)
+        if not game.is_active or match.status != Match.Status.ACTIVE:
+            raise GameError(GAME_OVER, "This game is over.")
+        if game.number != 1:
+            raise GameError(FORBIDDEN, "Only a match's first game can be aborted: resign instead.")
+        if not game_may_abort(game, seat):
+            raise GameError(FORBIDDEN, "Both players have moved: resign instead of aborting.")
+        now = timezone.now()
+        game.status = Game.Status.ABORTED
+        game.reason = Game.Reason.ABORTED
+        game.winner = None
+        game.points = 0
+        game.finished_at = now
+        game.version += 1
+        match.status = Match.Status.ABORTED
+        match.end_reason = Match.EndReason.ABORTED
+        match.winner = None
+        match.finished_at = now
+        match.save()
+        game.save()
+        broadcast_on_commit(game, game_ended=True, match_ended=True)
+    return game
+
+
+# --- ending -----------------------------------------------------------------------------------
+
+
+def _game_finish(
+    game: Game, *, winner: int | None, points: int, reason: str, match_resigned: bool = False
+) -> bool:
+    """Record the game's outcome, add its points to the match, then end the match (target
+    reached, or resigned) or deal the next game. The caller saves ``game``. Returns whether
+    the match ended."""
+    now = timezone.now()
+    game.status = Game.Status.FINISHED
+    game.winner = winner
+    game.points = points if winner is not None else 0
+    game.reason = reason
+    game.finished_at = now
+    match = game.match  # locked with the game by _game_lock
+    if winner is not None:
+        if winner == 0:
+            match.score0 += game.points
+        else:
+            match.score1 += game.points
+    if match_resigned:
+        _match_finish(match, winner=winner, reason=Match.EndReason.RESIGNED)
+        return True
+    if winner is not None and match.scores[winner] >= match.target:
+        _match_finish(match, winner=winner, reason=Match.EndReason.TARGET_REACHED)
+        return True
+    match.save(update_fields=["score0", "score1", "updated_at"])
+    game_create(match=match, number=game.number + 1, first_player=1 - game.first_player)
+    return False
+
+
+def _match_finish(match: Match, *, winner: int | None, reason: str) -> None:
+    match.status = Match.Status.FINISHED
+    match.winner = winner
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.save()
