@@ -49,3 +49,28 @@ class User(AbstractUser):
         if self.deleted_at is not None:
             return str(_("deleted player"))
         return self.display_name or self.username
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: neither may challenge the other or take the other's
+    seeks, and neither sees the other's seeks (docs/lobby.md). Only the blocker is told."""
+
+    blocker = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="blocks_made", verbose_name=_("blocker")
+    )
+    blocked = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="blocks_received", verbose_name=_("blocked")
+    )
+    created_at = models.DateTimeField(_("blocked at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="accounts_block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocked {self.blocked}"

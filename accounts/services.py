@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import Block, User
 from accounts.selectors import DELETED_USERNAME_PREFIX
 
 # Session engines whose sessions live in the database table we can sweep.
@@ -102,3 +102,26 @@ def user_delete(*, user: User) -> User:
         user.user_permissions.clear()
     user_sessions_end(user=user)
     return user
+
+
+# --- blocking ---------------------------------------------------------------------------------
+
+
+def user_block(*, blocker: User, blocked: User) -> Block:
+    """``blocker`` blocks ``blocked``: from now on neither can challenge the other, take the
+    other's seeks or see them (the lobby checks at every read and write, so pending challenges
+    between the two stop counting at once). Blocking twice keeps the first block.
+
+    ValueError when a player tries to block themselves.
+    """
+    if blocker.pk == blocked.pk:
+        raise ValueError("a player cannot block themselves")
+    with transaction.atomic():
+        block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    return block
+
+
+def user_unblock(*, blocker: User, blocked: User) -> bool:
+    """Lift ``blocker``'s block of ``blocked``; True when there was one."""
+    deleted, _ = Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).delete()
+    return deleted > 0

@@ -18,6 +18,9 @@ urlpatterns = [
     ),
     path("password/reset/done/", views.password_reset_complete, name="password_reset_complete"),
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/block/", views.block, name="block"),
+    path("u/<str:username>/unblock/", views.unblock, name="unblock"),
+    path("blocked/", views.blocked, name="blocked"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
     path("delete/", views.account_delete, name="delete"),
 ]

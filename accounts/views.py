@@ -11,12 +11,12 @@ from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
 from accounts.forms import DeleteAccountForm, LoginForm, ProfileForm, SignUpForm
 from accounts.models import User
-from accounts.selectors import user_public_get
+from accounts.selectors import user_blocked_list, user_has_blocked, user_public_get
 
 # The backend a freshly signed-up player is logged in with (several are configured).
 _LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -96,10 +96,17 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(_("No player has that username."))
     if profile_user.username != username:  # /u/ALICE/ → /u/alice/
         return redirect("accounts:profile", username=profile_user.username, permanent=True)
+    is_own = request.user == profile_user
+    viewer = request.user
+    blocked = (
+        isinstance(viewer, User)
+        and not is_own
+        and user_has_blocked(blocker=viewer, blocked=profile_user)
+    )
     return render(
         request,
         "accounts/profile.html",
-        {"profile_user": profile_user, "is_own_profile": request.user == profile_user},
+        {"profile_user": profile_user, "is_own_profile": is_own, "blocked_by_me": blocked},
     )
 
 
@@ -136,3 +143,61 @@ def account_delete(request: HttpRequest) -> HttpResponse:
         )
         return redirect(reverse("home"))
     return render(request, "accounts/account_delete.html", {"form": form})
+
+
+# --- blocking ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def block(request: HttpRequest, username: str) -> HttpResponse:
+    """GET: ask to confirm. POST: block the player (they are not told)."""
+    user = request.user
+    assert isinstance(user, User)
+    target = user_public_get(username=username)
+    if target is None:
+        raise Http404(_("No player has that username."))
+    if target.pk == user.pk:
+        messages.error(request, _("You cannot block yourself."))
+        return redirect("accounts:profile", username=user.username)
+    if request.method == "POST":
+        services.user_block(blocker=user, blocked=target)
+        messages.success(
+            request,
+            _(
+                "You blocked %(name)s. Neither of you can challenge the other or take the "
+                "other's seeks, and you will not see theirs."
+            )
+            % {"name": target.public_name},
+        )
+        return redirect("accounts:profile", username=target.username)
+    return render(request, "accounts/block_confirm.html", {"target": target})
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, username: str) -> HttpResponse:
+    """Lift a block; back to ``next`` (the blocked list) or the player's profile."""
+    user = request.user
+    assert isinstance(user, User)
+    # Deleted accounts too: a block of a player who later left can still be lifted.
+    target = User.objects.filter(username__iexact=username).first()
+    if target is None:
+        raise Http404(_("No player has that username."))
+    if services.user_unblock(blocker=user, blocked=target):
+        messages.success(request, _("You unblocked %(name)s.") % {"name": target.public_name})
+    next_url = _safe_next(request)
+    if next_url:
+        return redirect(next_url)
+    if target.deleted_at is not None:
+        return redirect("accounts:blocked")
+    return redirect("accounts:profile", username=target.username)
+
+
+@login_required
+@require_GET
+def blocked(request: HttpRequest) -> HttpResponse:
+    """The players you blocked, each with an Unblock button."""
+    user = request.user
+    assert isinstance(user, User)
+    return render(request, "accounts/blocked.html", {"blocks": user_blocked_list(user=user)})

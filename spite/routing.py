@@ -1,5 +1,6 @@
 """Every WebSocket route of the site, gathered from the apps' routing modules."""
 
 from games.routing import websocket_urlpatterns as games_routes
+from lobby.routing import websocket_urlpatterns as lobby_routes
 
-websocket_urlpatterns = [*games_routes]
+websocket_urlpatterns = [*games_routes, *lobby_routes]

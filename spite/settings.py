@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -238,3 +239,11 @@ GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.
 GAMES_WS_THROTTLE = (30, 10.0)
+
+# The lobby (docs/lobby.md): challenges and open seeks between people.
+# Seconds a challenge waits for an answer, and a seek for a taker, before it expires.
+LOBBY_CHALLENGE_TTL = 10 * 60
+LOBBY_SEEK_TTL = 30 * 60
+# At most this many pending challenges sent by one player, and open seeks posted by one.
+LOBBY_MAX_PENDING_CHALLENGES = 5
+LOBBY_MAX_OPEN_SEEKS = 3

@@ -8,6 +8,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("play/people/", include("lobby.urls")),
     path("play/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,25 @@
+from django.contrib import admin
+
+from lobby.models import Challenge, Seek
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ["id", "challenger", "challenged", "status", "created_at", "expires_at", "match"]
+    list_filter = ["status"]
+    search_fields = ["challenger__username", "challenged__username"]
+    list_select_related = ["challenger", "challenged"]
+    raw_id_fields = ["challenger", "challenged", "match"]
+    readonly_fields = ["created_at", "answered_at"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Seek)
+class SeekAdmin(admin.ModelAdmin):
+    list_display = ["id", "owner", "status", "taken_by", "created_at", "expires_at", "match"]
+    list_filter = ["status"]
+    search_fields = ["owner__username", "taken_by__username"]
+    list_select_related = ["owner", "taken_by"]
+    raw_id_fields = ["owner", "taken_by", "match"]
+    readonly_fields = ["created_at", "taken_at"]
+    date_hierarchy = "created_at"

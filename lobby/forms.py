@@ -1,0 +1,35 @@
+"""The lobby's forms: the knobs of a casual match, for a seek, and with a username for a
+challenge. The knob fields are the bot lobby's (``games.forms.MatchCreateForm``), so the two
+lobbies offer the same choices and validate them the same way."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import MatchCreateForm
+
+
+class RulesForm(MatchCreateForm):
+    """Every knob of ``MatchCreateForm`` and its ``rules`` in ``cleaned_data``; no bot."""
+
+    bot = None  # type: ignore[assignment]  # removes the inherited field (Django's idiom)
+
+
+class SeekForm(RulesForm):
+    """Post a seek: the knobs, house rules filled in."""
+
+
+class ChallengeForm(RulesForm):
+    """Challenge a player by username, with the knobs."""
+
+    username = forms.CharField(
+        label=_("Player's username"),
+        max_length=150,
+        help_text=_("The name in their profile's address: /accounts/u/<username>/."),
+    )
+
+    field_order = ["username", *MatchCreateForm.KNOBS]
+
+    def clean_username(self) -> str:
+        return str(self.cleaned_data.get("username") or "").strip()

@@ -1,0 +1,132 @@
+"""Challenges (one player invites another) and seeks (an open invitation anyone may take).
+
+Writes go through ``lobby.services`` only; reads through ``lobby.selectors``. A pending
+challenge or an open seek whose ``expires_at`` has passed counts as expired wherever it is
+read, whether or not ``lobby.services.lobby_expire`` has marked it yet.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Challenge(models.Model):
+    """``challenger`` invites ``challenged`` to a casual match under ``rules``. Accepting it
+    starts the match (the challenger is player one) and records it in ``match``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,  # accounts are anonymised, never deleted
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="challenges_received",
+        verbose_name=_("challenged player"),
+    )
+    rules = models.JSONField(_("rules"), help_text=_("engine Rules.to_dict(), every knob"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    created_at = models.DateTimeField(_("sent at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"))
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=F("challenged")), name="lobby_challenge_not_self"
+            ),
+        ]
+        indexes = [
+            # "my pending challenges", sent and received, and the expiry sweep
+            models.Index(fields=["challenged", "status"], name="lobby_chal_challenged_idx"),
+            models.Index(fields=["challenger", "status"], name="lobby_chal_challenger_idx"),
+            models.Index(fields=["status", "expires_at"], name="lobby_chal_expiry_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.challenger} to {self.challenged} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        """Pending and not past its expiry (what every read treats as answerable)."""
+        return self.status == self.Status.PENDING and self.expires_at > timezone.now()
+
+
+class Seek(models.Model):
+    """``owner`` offers a casual match under ``rules`` to anyone; the first to take it plays
+    (the owner is player one)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        TAKEN = "taken", _("taken")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seeks",
+        verbose_name=_("posted by"),
+    )
+    rules = models.JSONField(_("rules"), help_text=_("engine Rules.to_dict(), every knob"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seeks_taken",
+        verbose_name=_("taken by"),
+    )
+    created_at = models.DateTimeField(_("posted at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"))
+    taken_at = models.DateTimeField(_("taken at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # the open list (and the expiry sweep), and "my open seeks"
+            models.Index(fields=["status", "expires_at"], name="lobby_seek_open_idx"),
+            models.Index(fields=["owner", "status"], name="lobby_seek_owner_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seek {self.pk} by {self.owner} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN and self.expires_at > timezone.now()

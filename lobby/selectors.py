@@ -1,0 +1,179 @@
+"""Reads for the lobby: the pending challenges and open seeks a player may see, and the
+frames of the per-user socket (docs/protocol.md, "The per-user socket").
+
+Expiry is decided here, at read time: a pending challenge or open seek past its
+``expires_at`` is never listed and reads as ``expired``, whether or not
+``lobby.services.lobby_expire`` has marked it. Blocks too: nothing between two players who
+blocked each other (either way) is listed to either of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import engine
+from accounts.models import User
+from accounts.selectors import user_block_partners_q
+from games.models import Game
+from lobby.models import Challenge, Seek
+
+_HOUSE = engine.Rules()
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+
+def rules_summary(rules: dict[str, Any]) -> str:
+    """One line a player reads: "House rules, first to 50" or the knobs that differ."""
+    knobs = engine.Rules.from_dict(rules)
+    target = _("first to %(n)s points") % {"n": knobs.match_target}
+    differs = []
+    if knobs.payoff_size != _HOUSE.payoff_size:
+        differs.append(_("pay-off pile of %(n)s") % {"n": knobs.payoff_size})
+    if knobs.hand_size != _HOUSE.hand_size:
+        differs.append(_("hand of %(n)s") % {"n": knobs.hand_size})
+    if knobs.side_stacks != _HOUSE.side_stacks:
+        differs.append(_("%(n)s side stacks") % {"n": knobs.side_stacks})
+    if knobs.center_stacks != _HOUSE.center_stacks:
+        differs.append(_("%(n)s center stacks") % {"n": knobs.center_stacks})
+    if knobs.king_on_empty != _HOUSE.king_on_empty:
+        differs.append(
+            _("a King may start an empty stack")
+            if knobs.king_on_empty
+            else _("no King on an empty stack")
+        )
+    if knobs.refill_empty_hand != _HOUSE.refill_empty_hand:
+        differs.append(
+            _("an empty hand refills")
+            if knobs.refill_empty_hand
+            else _("no refill of an empty hand")
+        )
+    if not differs:
+        return _("House rules, %(target)s") % {"target": target}
+    text = ", ".join([*differs, target])
+    return text[:1].upper() + text[1:]
+
+
+def _person(user: User) -> dict[str, str]:
+    return {"username": user.username, "name": user.public_name}
+
+
+def _when(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _first_game_id(match_id: int | None) -> int | None:
+    if match_id is None:
+        return None
+    return (
+        Game.objects.filter(match_id=match_id)
+        .order_by("number")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def table_url(game_id: int) -> str:
+    return reverse("games:table", kwargs={"game_id": game_id})
+
+
+# --- challenges -------------------------------------------------------------------------------
+
+
+def _challenges_involving(user: User) -> QuerySet[Challenge]:
+    return (
+        Challenge.objects.filter(Q(challenger_id=user.pk) | Q(challenged_id=user.pk))
+        .exclude(user_block_partners_q(user=user, field="challenger"))
+        .exclude(user_block_partners_q(user=user, field="challenged"))
+        .select_related("challenger", "challenged")
+    )
+
+
+def challenges_pending(*, user: User) -> list[Challenge]:
+    """The challenges ``user`` sent or received that still wait for an answer, newest first
+    (never an expired one, nor one between players who blocked each other)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        _challenges_involving(user).filter(
+            status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
+        )
+    )
+
+
+def challenge_state(challenge: Challenge, *, viewer_id: int) -> str:
+    """What the viewer reads: "received" or "sent" while it waits, else its status (a pending
+    challenge past its time reads "expired")."""
+    status = challenge.status
+    if status == Challenge.Status.PENDING:
+        if challenge.expires_at <= timezone.now():
+            return Challenge.Status.EXPIRED.value
+        return "received" if viewer_id == challenge.challenged_id else "sent"
+    return str(status)
+
+
+def challenge_data(challenge: Challenge, *, viewer_id: int) -> dict[str, Any]:
+    """One challenge as the per-user socket carries it, seen by ``viewer_id``."""
+    game_id = _first_game_id(challenge.match_id)
+    return {
+        "id": challenge.pk,
+        "state": challenge_state(challenge, viewer_id=viewer_id),
+        "from": _person(challenge.challenger),
+        "to": _person(challenge.challenged),
+        "rules": challenge.rules,
+        "summary": rules_summary(challenge.rules),
+        "created_at": _when(challenge.created_at),
+        "expires_at": _when(challenge.expires_at),
+        "game": game_id,
+        "url": table_url(game_id) if game_id is not None else None,
+    }
+
+
+def challenge_frame(challenge: Challenge, *, viewer_id: int) -> dict[str, Any]:
+    """The ``challenge`` frame: one challenge changed (or arrived)."""
+    return {"type": "challenge", **challenge_data(challenge, viewer_id=viewer_id)}
+
+
+def challenges_frame(*, user: User) -> dict[str, Any]:
+    """The ``challenges`` frame: every pending challenge of ``user``, sent and received."""
+    return {
+        "type": "challenges",
+        "challenges": [challenge_data(c, viewer_id=user.pk) for c in challenges_pending(user=user)],
+    }
+
+
+# --- seeks ------------------------------------------------------------------------------------
+
+
+def seeks_open(*, user: User | None = None) -> list[Seek]:
+    """The open seeks, oldest first (first come, first served). For a user: their own too, but
+    none of a player they blocked or who blocked them."""
+    seeks = Seek.objects.filter(status=Seek.Status.OPEN, expires_at__gt=timezone.now())
+    if user is not None and getattr(user, "is_authenticated", False):
+        seeks = seeks.exclude(user_block_partners_q(user=user, field="owner"))
+    return list(seeks.select_related("owner").order_by("created_at", "id"))
+
+
+def seek_data(seek: Seek, *, viewer_id: int | None) -> dict[str, Any]:
+    return {
+        "id": seek.pk,
+        "owner": _person(seek.owner),
+        "mine": seek.owner_id == viewer_id,
+        "rules": seek.rules,
+        "summary": rules_summary(seek.rules),
+        "created_at": _when(seek.created_at),
+        "expires_at": _when(seek.expires_at),
+    }
+
+
+def seeks_frame(*, user: User) -> dict[str, Any]:
+    """The ``seeks`` frame: the open seeks ``user`` may see, their own marked ``mine``."""
+    return {
+        "type": "seeks",
+        "seeks": [seek_data(s, viewer_id=user.pk) for s in seeks_open(user=user)],
+    }

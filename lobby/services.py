@@ -1,0 +1,419 @@
+"""Writes about challenges and seeks. Each is one transaction that locks what it changes,
+checks who acts and whether the challenge or seek is still open, and — only once the
+transaction commits — tells the players concerned over their per-user sockets (and rings
+the lobby's doorbell when the open seeks changed).
+
+A refusal is a ``LobbyError`` (a ``GameError``) with a stable code and a message a player
+understands; docs/lobby.md lists which service raises which.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from accounts.models import User
+from accounts.selectors import user_has_blocked
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED
+from games.models import Match
+from games.services import match_create_between
+from lobby.broadcast import seeks_changed_send, user_frames_send
+from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
+from lobby.models import Challenge, Seek
+from lobby.selectors import challenge_frame, table_url
+
+CANNOT_CHALLENGE = "You cannot challenge this player."
+CANNOT_TAKE = "You cannot take this seek."
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _plays(user: Any) -> bool:
+    """An account that can sit at a table: logged in, active, not deleted."""
+    return (
+        bool(getattr(user, "is_authenticated", False))
+        and bool(user.is_active)
+        and getattr(user, "deleted_at", None) is None
+    )
+
+
+def _require_player(user: Any, message: str) -> User:
+    if not getattr(user, "is_authenticated", False):
+        raise LobbyError(UNAUTHENTICATED, message)
+    if not _plays(user):
+        raise LobbyError(FORBIDDEN, "Your account cannot play.")
+    return user  # type: ignore[no-any-return]
+
+
+def _lock_user(user: User) -> None:
+    """Lock the acting user's row: their own creations run one at a time, so the limits on
+    pending challenges and open seeks hold under concurrent requests."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _send_on_commit(
+    frames: dict[int, list[dict[str, Any]]], *, seeks_changed: bool = False
+) -> None:
+    if frames:
+        transaction.on_commit(partial(user_frames_send, frames))
+    if seeks_changed:
+        transaction.on_commit(seeks_changed_send)
+
+
+def _challenge_lock(challenge_id: int) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .first()
+    )
+    if challenge is None:
+        raise LobbyError(NOT_FOUND, "There is no such challenge.")
+    return challenge
+
+
+def _challenge_close(challenge: Challenge, status: str) -> None:
+    """Set a final status and tell both players (inside the caller's transaction)."""
+    challenge.status = status
+    if status in (Challenge.Status.ACCEPTED, Challenge.Status.DECLINED):
+        challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "answered_at", "match"])
+    _send_on_commit(
+        {
+            uid: [challenge_frame(challenge, viewer_id=uid)]
+            for uid in (challenge.challenger_id, challenge.challenged_id)
+        }
+    )
+
+
+def _closed_message(challenge: Challenge) -> str:
+    return {
+        Challenge.Status.ACCEPTED: "This challenge was already accepted.",
+        Challenge.Status.DECLINED: "This challenge was declined.",
+        Challenge.Status.CANCELLED: "This challenge was cancelled.",
+    }.get(challenge.status, "This challenge is no longer open.")
+
+
+def _expired_challenge() -> LobbyError:
+    return LobbyError(EXPIRED, "This challenge expired before it was answered.")
+
+
+# --- challenges -------------------------------------------------------------------------------
+
+
+def challenge_create(
+    *, challenger: Any, challenged_username: str, rules: engine.Rules
+) -> Challenge:
+    """``challenger`` invites the player called ``challenged_username`` (any case) to a casual
+    match under ``rules``. The challenged player is told at once on their socket.
+
+    Refusals: unauthenticated; not_found (no such player); forbidden (yourself, an account
+    that cannot play, or one that blocked you — said as "You cannot challenge this player.",
+    which never reveals the block); blocked (you blocked them); duplicate (a challenge of
+    yours to them already waits); too_many (``LOBBY_MAX_PENDING_CHALLENGES`` wait already).
+    """
+    challenger = _require_player(challenger, "Log in to challenge a player.")
+    username = (challenged_username or "").strip()
+    challenged = User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
+    if challenged is None:
+        raise LobbyError(NOT_FOUND, "No player has that username.")
+    if challenged.pk == challenger.pk:
+        raise LobbyError(FORBIDDEN, "You cannot challenge yourself.")
+    if not _plays(challenged):
+        raise LobbyError(FORBIDDEN, CANNOT_CHALLENGE)
+    if user_has_blocked(blocker=challenger, blocked=challenged):
+        raise LobbyError(BLOCKED, "You blocked this player: unblock them to challenge them.")
+    if user_has_blocked(blocker=challenged, blocked=challenger):
+        raise LobbyError(FORBIDDEN, CANNOT_CHALLENGE)  # the same words as for any refusal
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_user(challenger)
+        waiting = Challenge.objects.filter(
+            challenger_id=challenger.pk, status=Challenge.Status.PENDING, expires_at__gt=now
+        )
+        if waiting.filter(challenged_id=challenged.pk).exists():
+            raise LobbyError(
+                DUPLICATE, "You already challenged this player: wait for their answer."
+            )
+        limit = settings.LOBBY_MAX_PENDING_CHALLENGES
+        if waiting.count() >= limit:
+            raise LobbyError(
+                TOO_MANY,
+                f"You have {limit} challenges waiting for an answer: cancel one or wait.",
+                params={"limit": limit},
+            )
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            challenged=challenged,
+            rules=rules.to_dict(),
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.LOBBY_CHALLENGE_TTL),
+        )
+        _send_on_commit(
+            {
+                uid: [challenge_frame(challenge, viewer_id=uid)]
+                for uid in (challenged.pk, challenger.pk)
+            }
+        )
+    return challenge
+
+
+def challenge_accept(*, challenge_id: int, user: Any) -> Match:
+    """The challenged player accepts: the match starts (the challenger is player one) and
+    both players are sent to the table. Accepting again returns the same match.
+
+    Refusals: unauthenticated; not_found (no such challenge, or not yours to see);
+    forbidden (you sent it); expired; closed (declined or cancelled, or one of the two
+    blocked the other or can no longer play since it was sent).
+    """
+    user = _require_player(user, "Log in to answer a challenge.")
+    error: LobbyError | None = None
+    with transaction.atomic():
+        challenge = _challenge_lock(challenge_id)
+        if challenge.challenger_id == user.pk:
+            raise LobbyError(FORBIDDEN, "Only the challenged player can accept a challenge.")
+        if challenge.challenged_id != user.pk:
+            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+        if challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None:
+            return challenge.match
+        if challenge.status == Challenge.Status.EXPIRED:
+            raise _expired_challenge()
+        if challenge.status != Challenge.Status.PENDING:
+            raise LobbyError(CLOSED, _closed_message(challenge))
+        challenger = challenge.challenger
+        if challenge.expires_at <= timezone.now():
+            _challenge_close(challenge, Challenge.Status.EXPIRED)
+            error = _expired_challenge()
+        elif (
+            not _plays(challenger)
+            or user_has_blocked(blocker=challenger, blocked=user)
+            or user_has_blocked(blocker=user, blocked=challenger)
+        ):
+            _challenge_close(challenge, Challenge.Status.CANCELLED)
+            error = LobbyError(CLOSED, "This challenge is no longer open.")
+        else:
+            match = match_create_between(
+                user0=challenger, user1=user, rules=engine.Rules.from_dict(challenge.rules)
+            )
+            challenge.match = match
+            _challenge_close(challenge, Challenge.Status.ACCEPTED)
+            game = match.current_game
+            assert game is not None
+            accepted = {
+                "type": "challenge_accepted",
+                "challenge": challenge.pk,
+                "match": match.pk,
+                "game": game.pk,
+                "url": table_url(game.pk),
+            }
+            _send_on_commit({challenger.pk: [accepted], user.pk: [accepted]})
+    if error is not None:
+        raise error
+    return match
+
+
+def challenge_decline(*, challenge_id: int, user: Any) -> Challenge:
+    """The challenged player says no; the challenger is told. Declining again changes
+    nothing. Refusals: unauthenticated, not_found, forbidden (you sent it), expired, closed."""
+    user = _require_player(user, "Log in to answer a challenge.")
+    error: LobbyError | None = None
+    with transaction.atomic():
+        challenge = _challenge_lock(challenge_id)
+        if challenge.challenger_id == user.pk:
+            raise LobbyError(FORBIDDEN, "Only the challenged player can decline a challenge.")
+        if challenge.challenged_id != user.pk:
+            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+        if challenge.status == Challenge.Status.DECLINED:
+            return challenge
+        if challenge.status == Challenge.Status.EXPIRED:
+            raise _expired_challenge()
+        if challenge.status != Challenge.Status.PENDING:
+            raise LobbyError(CLOSED, _closed_message(challenge))
+        if challenge.expires_at <= timezone.now():
+            _challenge_close(challenge, Challenge.Status.EXPIRED)
+            error = _expired_challenge()
+        else:
+            _challenge_close(challenge, Challenge.Status.DECLINED)
+    if error is not None:
+        raise error
+    return challenge
+
+
+def challenge_cancel(*, challenge_id: int, user: Any) -> Challenge:
+    """The challenger takes the challenge back; the challenged player's notice goes away.
+    Cancelling again, or after it expired, changes nothing. Refusals: unauthenticated,
+    not_found, forbidden (you received it), closed (already accepted or declined)."""
+    user = _require_player(user, "Log in to cancel a challenge.")
+    with transaction.atomic():
+        challenge = _challenge_lock(challenge_id)
+        if challenge.challenged_id == user.pk:
+            raise LobbyError(FORBIDDEN, "Only the challenger can cancel a challenge: decline it.")
+        if challenge.challenger_id != user.pk:
+            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+        if challenge.status in (Challenge.Status.CANCELLED, Challenge.Status.EXPIRED):
+            return challenge
+        if challenge.status != Challenge.Status.PENDING:
+            raise LobbyError(CLOSED, _closed_message(challenge))
+        expired = challenge.expires_at <= timezone.now()
+        _challenge_close(
+            challenge, Challenge.Status.EXPIRED if expired else Challenge.Status.CANCELLED
+        )
+    return challenge
+
+
+# --- seeks ------------------------------------------------------------------------------------
+
+
+def _seek_lock(seek_id: int) -> Seek:
+    seek = (
+        Seek.objects.select_for_update(of=("self",))
+        .select_related("owner", "match")
+        .filter(pk=seek_id)
+        .first()
+    )
+    if seek is None:
+        raise LobbyError(NOT_FOUND, "There is no such seek.")
+    return seek
+
+
+def _seek_close(seek: Seek, status: str) -> None:
+    seek.status = status
+    seek.save(update_fields=["status", "match", "taken_by", "taken_at"])
+    _send_on_commit({}, seeks_changed=True)
+
+
+def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
+    """``owner`` offers a casual match under ``rules`` to anyone; every lobby page sees it.
+    Refusals: unauthenticated; too_many (``LOBBY_MAX_OPEN_SEEKS`` open already)."""
+    owner = _require_player(owner, "Log in to post a seek.")
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_user(owner)
+        limit = settings.LOBBY_MAX_OPEN_SEEKS
+        open_seeks = Seek.objects.filter(
+            owner_id=owner.pk, status=Seek.Status.OPEN, expires_at__gt=now
+        )
+        if open_seeks.count() >= limit:
+            raise LobbyError(
+                TOO_MANY,
+                f"You have {limit} open seeks already: cancel one or wait for a taker.",
+                params={"limit": limit},
+            )
+        seek = Seek.objects.create(
+            owner=owner,
+            rules=rules.to_dict(),
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.LOBBY_SEEK_TTL),
+        )
+        _send_on_commit({}, seeks_changed=True)
+    return seek
+
+
+def seek_take(*, seek_id: int, user: Any) -> Match:
+    """``user`` takes an open seek: the match starts (the seek's owner is player one) and both
+    are sent to the table. The first taker wins (the seek row is locked); taking it again
+    returns the same match.
+
+    Refusals: unauthenticated; not_found; forbidden (your own seek, or its owner blocked you —
+    said as "You cannot take this seek."); blocked (you blocked its owner); taken (someone
+    else was first); expired; closed (cancelled, or its owner can no longer play).
+    """
+    user = _require_player(user, "Log in to take a seek.")
+    error: LobbyError | None = None
+    with transaction.atomic():
+        seek = _seek_lock(seek_id)
+        owner = seek.owner
+        if seek.owner_id == user.pk:
+            raise LobbyError(FORBIDDEN, "This is your own seek: wait for a taker, or cancel it.")
+        if seek.status == Seek.Status.TAKEN:
+            if seek.taken_by_id == user.pk and seek.match is not None:
+                return seek.match
+            raise LobbyError(TAKEN, "Someone else took this seek first.")
+        if seek.status == Seek.Status.CANCELLED:
+            raise LobbyError(CLOSED, "This seek was cancelled.")
+        if seek.status == Seek.Status.EXPIRED:
+            raise LobbyError(EXPIRED, "This seek expired.")
+        if user_has_blocked(blocker=user, blocked=owner):
+            raise LobbyError(BLOCKED, "You blocked this player: unblock them to play them.")
+        if user_has_blocked(blocker=owner, blocked=user):
+            raise LobbyError(FORBIDDEN, CANNOT_TAKE)
+        if seek.expires_at <= timezone.now():
+            _seek_close(seek, Seek.Status.EXPIRED)
+            error = LobbyError(EXPIRED, "This seek expired.")
+        elif not _plays(owner):
+            _seek_close(seek, Seek.Status.CANCELLED)
+            error = LobbyError(CLOSED, "This seek is no longer open.")
+        else:
+            match = match_create_between(
+                user0=owner, user1=user, rules=engine.Rules.from_dict(seek.rules)
+            )
+            seek.match = match
+            seek.taken_by = user
+            seek.taken_at = timezone.now()
+            _seek_close(seek, Seek.Status.TAKEN)
+            game = match.current_game
+            assert game is not None
+            taken = {
+                "type": "seek_taken",
+                "seek": seek.pk,
+                "match": match.pk,
+                "game": game.pk,
+                "url": table_url(game.pk),
+                "owner": {"username": owner.username, "name": owner.public_name},
+                "taker": {"username": user.username, "name": user.public_name},
+            }
+            _send_on_commit({owner.pk: [taken], user.pk: [taken]})
+    if error is not None:
+        raise error
+    return match
+
+
+def seek_cancel(*, seek_id: int, user: Any) -> Seek:
+    """The owner withdraws an open seek. Cancelling again, or after it expired, changes
+    nothing. Refusals: unauthenticated; not_found (not your seek); closed (already taken)."""
+    user = _require_player(user, "Log in to cancel a seek.")
+    with transaction.atomic():
+        seek = _seek_lock(seek_id)
+        if seek.owner_id != user.pk:
+            raise LobbyError(NOT_FOUND, "There is no such seek of yours.")
+        if seek.status in (Seek.Status.CANCELLED, Seek.Status.EXPIRED):
+            return seek
+        if seek.status == Seek.Status.TAKEN:
+            raise LobbyError(CLOSED, "This seek was already taken.")
+        expired = seek.expires_at <= timezone.now()
+        _seek_close(seek, Seek.Status.EXPIRED if expired else Seek.Status.CANCELLED)
+    return seek
+
+
+# --- expiry -----------------------------------------------------------------------------------
+
+
+def lobby_expire() -> int:
+    """Mark every pending challenge and open seek past its time as expired, tell the players
+    concerned, and return how many were marked. Reads never depend on it (they treat those
+    as expired already); it tidies the rows and sends the news. Cheap when nothing is due:
+    one read, no write lock."""
+    now = timezone.now()
+    due_challenges = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+    due_seeks = Seek.objects.filter(status=Seek.Status.OPEN, expires_at__lte=now)
+    if not due_challenges.exists() and not due_seeks.exists():
+        return 0
+    with transaction.atomic():
+        challenges = list(
+            due_challenges.select_for_update(of=("self",)).select_related(
+                "challenger", "challenged"
+            )
+        )
+        for challenge in challenges:
+            _challenge_close(challenge, Challenge.Status.EXPIRED)
+        seek_count = due_seeks.select_for_update().update(status=Seek.Status.EXPIRED)
+        if seek_count:
+            _send_on_commit({}, seeks_changed=True)
+    return len(challenges) + seek_count

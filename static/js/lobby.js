@@ -1,0 +1,195 @@
+// The people lobby (/play/people/): keeps the open seeks and your pending challenges live.
+// It opens no socket of its own: notify.js (on every logged-in page) holds /ws/me/, asks for
+// the seeks when it sees this page's list ([data-seeks]), and dispatches each frame as a
+// `spite:me` event. Every action stays an ordinary POST form, as the server rendered it, so
+// the page works the same without JavaScript. No build step.
+
+const TEXT = {
+  yourSeek: "Your seek",
+  take: "Take",
+  takeHidden: " %(name)s's seek",
+  cancel: "Cancel",
+  cancelSeekHidden: " your seek",
+  accept: "Accept",
+  decline: "Decline",
+  challengesYou: "%(name)s challenges you",
+  youChallenged: "You challenged %(name)s",
+  expiresIn: "expires in %(n)s min",
+  expiresSoon: "expires in less than a minute",
+  newSeek: "New seek by %(name)s: %(rules)s.",
+};
+
+function t(key, params = {}) {
+  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+const TICK = 15000;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function expiryText(iso) {
+  const left = Date.parse(iso) - Date.now();
+  if (left < 60000) return t("expiresSoon");
+  return t("expiresIn", { n: Math.floor(left / 60000) });
+}
+
+class PeopleLobby {
+  constructor(root) {
+    this.root = root;
+    this.csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+    this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
+    this.seekIds = null; // the ids last shown, to announce newcomers
+    this.challenges = null; // id -> pending challenge, once the socket sent the list
+    document.addEventListener("spite:me", (event) => this.receive(event.detail));
+    window.setInterval(() => this.tick(), TICK);
+  }
+
+  url(name, id) {
+    return this.root.dataset[name].replace("/0/", `/${id}/`);
+  }
+
+  profile(username) {
+    return this.root.dataset.profileUrl.replace("USERNAME", encodeURIComponent(username));
+  }
+
+  form(action, label, className, hidden = "") {
+    const button = el("button", { type: "submit", class: className, text: label });
+    if (hidden) button.append(el("span", { class: "sr-only", text: hidden }));
+    return el(
+      "form",
+      { method: "post", action, class: "inline-form" },
+      el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: this.csrf }),
+      button,
+    );
+  }
+
+  receive(frame) {
+    if (frame.type === "seeks") this.showSeeks(frame.seeks || []);
+    else if (frame.type === "challenges") this.showChallenges(frame.challenges || []);
+    else if (frame.type === "challenge") this.challengeChanged(frame);
+  }
+
+  // ---- seeks --------------------------------------------------------------------------------
+  showSeeks(seeks) {
+    const list = this.$("seeks");
+    const live = seeks.filter((s) => Date.parse(s.expires_at) > Date.now());
+    const items = live.map((seek) => this.seekItem(seek));
+    list.replaceChildren(...items);
+    this.$("seeks-empty").hidden = live.length > 0;
+    const ids = new Set(live.map((s) => s.id));
+    if (this.seekIds) {
+      const fresh = live.find((s) => !this.seekIds.has(s.id) && !s.mine);
+      if (fresh) this.say(t("newSeek", { name: fresh.owner.name, rules: fresh.summary }));
+    }
+    this.seekIds = ids;
+  }
+
+  seekItem(seek) {
+    const who = el("div", { class: "lobby-who" });
+    if (seek.mine) who.textContent = t("yourSeek");
+    else who.append(seek.owner.name, " ", el("a", { class: "lobby-username", href: this.profile(seek.owner.username), text: `@${seek.owner.username}` }));
+    const action = seek.mine
+      ? this.form(this.url("cancelSeekUrl", seek.id), t("cancel"), "button-secondary", t("cancelSeekHidden"))
+      : this.form(this.url("takeUrl", seek.id), t("take"), "button", t("takeHidden", { name: seek.owner.name }));
+    return el(
+      "li",
+      { class: "lobby-item", "data-seek": String(seek.id) },
+      el(
+        "div",
+        { class: "lobby-item-text" },
+        who,
+        el("div", { class: "lobby-rules", text: seek.summary }),
+        el("div", { class: "lobby-when muted" }, el("time", { datetime: seek.expires_at, "data-expires": seek.expires_at, text: expiryText(seek.expires_at) })),
+      ),
+      el("div", { class: "lobby-item-actions" }, action),
+    );
+  }
+
+  // ---- challenges ---------------------------------------------------------------------------
+  showChallenges(challenges) {
+    this.challenges = new Map(challenges.map((c) => [String(c.id), c]));
+    this.renderChallenges();
+  }
+
+  challengeChanged(c) {
+    if (!this.challenges) return; // the full list comes first on every connection
+    if (c.state === "received" || c.state === "sent") this.challenges.set(String(c.id), c);
+    else this.challenges.delete(String(c.id));
+    this.renderChallenges();
+  }
+
+  renderChallenges() {
+    const all = [...this.challenges.values()].filter((c) => Date.parse(c.expires_at) > Date.now());
+    const received = all.filter((c) => c.state === "received");
+    const sent = all.filter((c) => c.state === "sent");
+    this.$("received").replaceChildren(...received.map((c) => this.challengeItem(c, true)));
+    this.$("received-card").hidden = received.length === 0;
+    this.$("sent").replaceChildren(...sent.map((c) => this.challengeItem(c, false)));
+    this.$("sent-empty").hidden = sent.length > 0;
+  }
+
+  challengeItem(c, received) {
+    const other = received ? c.from : c.to;
+    const who = el(
+      "div",
+      { class: "lobby-who" },
+      t(received ? "challengesYou" : "youChallenged", { name: other.name }),
+      " ",
+      el("a", { class: "lobby-username", href: this.profile(other.username), text: `@${other.username}` }),
+    );
+    const actions = received
+      ? [
+          this.form(this.url("acceptUrl", c.id), t("accept"), "button"),
+          this.form(this.url("declineUrl", c.id), t("decline"), "button-secondary"),
+        ]
+      : [this.form(this.url("cancelChallengeUrl", c.id), t("cancel"), "button-secondary")];
+    return el(
+      "li",
+      { class: "lobby-item", "data-challenge": String(c.id) },
+      el(
+        "div",
+        { class: "lobby-item-text" },
+        who,
+        el("div", { class: "lobby-rules", text: c.summary }),
+        el("div", { class: "lobby-when muted" }, el("time", { datetime: c.expires_at, "data-expires": c.expires_at, text: expiryText(c.expires_at) })),
+      ),
+      el("div", { class: "lobby-item-actions" }, ...actions),
+    );
+  }
+
+  // ---- time ---------------------------------------------------------------------------------
+  tick() {
+    for (const time of this.root.querySelectorAll("time[data-expires]")) {
+      const item = time.closest("li");
+      if (Date.parse(time.dataset.expires) <= Date.now()) {
+        if (item && !item.contains(document.activeElement)) item.remove();
+        continue;
+      }
+      time.textContent = expiryText(time.dataset.expires);
+    }
+    this.$("seeks-empty").hidden = this.$("seeks").children.length > 0;
+    this.$("sent-empty").hidden = this.$("sent").children.length > 0;
+    this.$("received-card").hidden = this.$("received").children.length === 0;
+  }
+
+  say(text) {
+    const node = this.$("seeks-status");
+    node.textContent = "";
+    window.setTimeout(() => {
+      node.textContent = text;
+    }, 50);
+  }
+}
+
+const root = document.querySelector("[data-people]");
+if (root) window.spiteLobby = new PeopleLobby(root);

@@ -1,0 +1,293 @@
+// Live notices for a logged-in player, on every page: one WebSocket to /ws/me/ (docs/protocol.md,
+// "The per-user socket"). A challenge received shows as a card with Accept and Decline; when a
+// match of yours starts (your challenge accepted, your seek taken, or you accepted), the page goes
+// to its table. Every frame is also dispatched as a `spite:me` event on `document`, so a page
+// script (lobby.js) can keep its own lists live without a second socket. No build step.
+
+// ---------------------------------------------------------------------------------------------
+// Texts: every word shown lives here (`%(name)s` placeholders follow Django's `interpolate`).
+// ---------------------------------------------------------------------------------------------
+const TEXT = {
+  challengesYou: "%(name)s challenges you",
+  challengeAnnounce: "%(name)s challenges you to a match: %(rules)s. Accept or decline in the notifications.",
+  accept: "Accept",
+  decline: "Decline",
+  dismiss: "Dismiss",
+  acceptLabel: "Accept %(name)s's challenge",
+  declineLabel: "Decline %(name)s's challenge",
+  expiresIn: "expires in %(n)s min",
+  expiresSoon: "expires in less than a minute",
+  declined: "%(name)s declined your challenge.",
+  expiredSent: "Your challenge to %(name)s expired.",
+  cancelledReceived: "%(name)s withdrew the challenge.",
+  starting: "Your match with %(name)s starts: going to the table…",
+  startingPlain: "Your match starts: going to the table…",
+  answering: "Sending your answer…",
+};
+
+function t(key, params = {}) {
+  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+const INFO_LIFETIME = 15000; // ms an information notice stays before it goes by itself
+const TICK = 15000; // ms between refreshes of the "expires in" texts
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function expiryText(iso) {
+  const left = Date.parse(iso) - Date.now();
+  if (left < 60000) return t("expiresSoon");
+  return t("expiresIn", { n: Math.floor(left / 60000) });
+}
+
+function csrfToken() {
+  const found = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+  return found ? decodeURIComponent(found.slice("csrftoken=".length)) : "";
+}
+
+class Notifier {
+  constructor(root) {
+    this.root = root;
+    this.wsPath = root.dataset.notifyWs;
+    this.me = root.dataset.username;
+    this.list = root.querySelector('[data-part="notices"]');
+    this.announcer = root.querySelector('[data-part="announce"]');
+    this.socket = null;
+    this.retries = 0;
+    this.answering = null; // the id of the challenge whose answer is on its way
+    this.leaving = false;
+    this.frames = 0;
+    window.setInterval(() => this.tick(), TICK);
+    this.connect();
+  }
+
+  // ---- socket -------------------------------------------------------------------------------
+  connect() {
+    if (!this.wsPath || !("WebSocket" in window) || this.leaving) return;
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      this.root.dataset.state = "open";
+      if (document.querySelector("[data-seeks]")) this.send({ type: "watch_seeks" });
+    });
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.frames += 1;
+      this.receive(frame);
+      document.dispatchEvent(new CustomEvent("spite:me", { detail: frame }));
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.root.dataset.state = "closed";
+      if (event.code === 4401) return; // logged out: nothing to reconnect to
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    const delay = Math.min(30000, 1000 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
+    this.retries += 1;
+    window.setTimeout(() => this.connect(), delay);
+  }
+
+  send(frame) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  // ---- frames -------------------------------------------------------------------------------
+  receive(frame) {
+    switch (frame.type) {
+      case "challenges":
+        this.showPending(frame.challenges || []);
+        break;
+      case "challenge":
+        this.challengeChanged(frame);
+        break;
+      case "challenge_accepted":
+      case "seek_taken":
+        this.matchStarts(frame);
+        break;
+      case "error":
+        this.showError(frame);
+        break;
+      default:
+        break;
+    }
+  }
+
+  showPending(challenges) {
+    const received = challenges.filter((c) => c.state === "received");
+    const ids = new Set(received.map((c) => String(c.id)));
+    for (const card of this.list.querySelectorAll("[data-challenge]")) {
+      if (!ids.has(card.dataset.challenge)) this.remove(card);
+    }
+    for (const challenge of received) this.showChallenge(challenge, { announce: false });
+  }
+
+  challengeChanged(c) {
+    if (c.state === "received") {
+      this.showChallenge(c, { announce: true });
+      return;
+    }
+    const card = this.card(c.id);
+    if (card) this.remove(card);
+    const mine = c.from && c.from.username === this.me;
+    if (mine && c.state === "declined") this.info(t("declined", { name: c.to.name }));
+    else if (mine && c.state === "expired") this.info(t("expiredSent", { name: c.to.name }));
+    else if (!mine && c.state === "cancelled" && card) this.info(t("cancelledReceived", { name: c.from.name }));
+  }
+
+  matchStarts(frame) {
+    const other = frame.type === "seek_taken"
+      ? (frame.owner && frame.owner.username === this.me ? frame.taker : frame.owner)
+      : null;
+    const card = frame.challenge ? this.card(frame.challenge) : null;
+    const name = other ? other.name : card ? card.dataset.name : "";
+    const text = name ? t("starting", { name }) : t("startingPlain");
+    if (card) this.remove(card);
+    this.say(text);
+    if (!frame.url || window.location.pathname === frame.url) return;
+    this.leaving = true;
+    window.location.assign(frame.url);
+  }
+
+  showError(frame) {
+    const card = this.answering !== null ? this.card(this.answering) : null;
+    this.answering = null;
+    if (!card) return; // errors for a page script (lobby.js) are its own to show
+    const note = card.querySelector(".notice-error");
+    note.textContent = frame.message || frame.code;
+    note.hidden = false;
+    for (const button of card.querySelectorAll("button")) button.disabled = false;
+  }
+
+  // ---- cards --------------------------------------------------------------------------------
+  card(id) {
+    return this.list.querySelector(`[data-challenge="${CSS.escape(String(id))}"]`);
+  }
+
+  showChallenge(c, { announce }) {
+    if (Date.parse(c.expires_at) <= Date.now() || this.card(c.id)) return;
+    const titleId = `notice-${c.id}-title`;
+    const accept = el("button", {
+      type: "button",
+      class: "button",
+      "data-answer": "accept",
+      "aria-label": t("acceptLabel", { name: c.from.name }),
+      text: t("accept"),
+    });
+    const decline = el("button", {
+      type: "button",
+      class: "button-secondary",
+      "data-answer": "decline",
+      "aria-label": t("declineLabel", { name: c.from.name }),
+      text: t("decline"),
+    });
+    const card = el(
+      "li",
+      {
+        class: "notice notice-challenge",
+        "data-challenge": String(c.id),
+        "data-name": c.from.name,
+        "data-expires": c.expires_at,
+        role: "group",
+        "aria-labelledby": titleId,
+      },
+      el("p", { class: "notice-title", id: titleId, text: t("challengesYou", { name: c.from.name }) }),
+      el("p", { class: "notice-rules", text: c.summary }),
+      el("p", { class: "notice-when", "data-part": "expiry", text: expiryText(c.expires_at) }),
+      el("div", { class: "notice-actions" }, accept, decline),
+      el("p", { class: "notice-error", role: "alert", hidden: true }),
+    );
+    accept.addEventListener("click", () => this.answer(c.id, true));
+    decline.addEventListener("click", () => this.answer(c.id, false));
+    this.list.prepend(card);
+    if (announce) this.say(t("challengeAnnounce", { name: c.from.name, rules: c.summary }));
+  }
+
+  answer(id, accept) {
+    const card = this.card(id);
+    if (!card) return;
+    for (const button of card.querySelectorAll("button")) button.disabled = true;
+    this.answering = id;
+    if (this.send({ type: "challenge_answer", id, accept })) return;
+    // No socket right now: answer with an ordinary form post (what the lobby page does).
+    const template = accept ? this.root.dataset.acceptUrl : this.root.dataset.declineUrl;
+    const form = el("form", { method: "post", action: template.replace("/0/", `/${id}/`) });
+    form.append(el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }));
+    document.body.append(form);
+    form.submit();
+  }
+
+  info(text) {
+    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("dismiss"), text: "×" });
+    const card = el("li", { class: "notice notice-info" }, el("p", { text }), close);
+    close.addEventListener("click", () => this.remove(card));
+    this.list.prepend(card);
+    this.say(text);
+    window.setTimeout(() => {
+      if (!card.contains(document.activeElement)) this.remove(card);
+    }, INFO_LIFETIME);
+  }
+
+  remove(card) {
+    if (!card.isConnected) return;
+    const hadFocus = card.contains(document.activeElement);
+    const next = card.nextElementSibling || card.previousElementSibling;
+    card.remove();
+    if (hadFocus && next) {
+      const target = next.querySelector("button");
+      if (target) target.focus();
+    }
+  }
+
+  say(text) {
+    // Clear first, so the same words said twice are announced twice.
+    this.announcer.textContent = "";
+    window.setTimeout(() => {
+      this.announcer.textContent = text;
+    }, 50);
+  }
+
+  tick() {
+    for (const card of this.list.querySelectorAll("[data-challenge]")) {
+      if (Date.parse(card.dataset.expires) <= Date.now()) {
+        this.remove(card);
+        continue;
+      }
+      const when = card.querySelector('[data-part="expiry"]');
+      if (when) when.textContent = expiryText(card.dataset.expires);
+    }
+  }
+}
+
+const root = document.querySelector("[data-notify]");
+if (root) window.spiteNotify = new Notifier(root);

@@ -1,0 +1,280 @@
+"""The per-user socket, /ws/me/, against the whole ASGI application (spite.asgi.application),
+authenticated by real session cookies as a browser would be. docs/protocol.md ("The per-user
+socket") is the contract."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+
+from accounts.services import user_block
+from games.models import Game
+from lobby import services
+from lobby.models import Challenge, Seek
+from tests.lobby.conftest import SMALL
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
+
+
+def _origin() -> tuple[bytes, bytes]:
+    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
+    return (b"origin", f"http://{host}".encode())
+
+
+def cookie_for(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+
+
+async def connect(cookie: str | None = None) -> WebsocketCommunicator:
+    from spite.asgi import application
+
+    headers = [_origin()]
+    if cookie:
+        headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    communicator = WebsocketCommunicator(application, "/ws/me/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def me(cookie: str) -> WebsocketCommunicator:
+    """A logged-in socket, past its opening ``challenges`` frame."""
+    socket = await connect(cookie)
+    first = await socket.receive_json_from()
+    assert first["type"] == "challenges"
+    return socket
+
+
+async def frames(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
+    received = []
+    while not await communicator.receive_nothing(timeout=QUIET):
+        received.append(await communicator.receive_json_from())
+    return received
+
+
+async def send(communicator: WebsocketCommunicator, message: Any) -> None:
+    await communicator.send_to(text_data=json.dumps(message))
+
+
+@pytest.fixture
+def cookies(alice, bob, carol) -> dict[str, str]:
+    return {user.username: cookie_for(user) for user in (alice, bob, carol)}
+
+
+async def test_an_anonymous_socket_is_told_and_closed_with_4401() -> None:
+    socket = await connect()
+    error = await socket.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "unauthenticated"
+    closed = await socket.receive_output()
+    assert closed == {"type": "websocket.close", "code": 4401}
+    await socket.disconnect()
+
+
+async def test_connecting_lists_the_pending_challenges(alice, bob, cookies) -> None:
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    socket = await connect(cookies["bob"])
+    try:
+        frame = await socket.receive_json_from()
+        assert frame["type"] == "challenges"
+        [shown] = frame["challenges"]
+        assert (shown["id"], shown["state"], shown["from"]["username"]) == (
+            sent.pk,
+            "received",
+            "alice",
+        )
+        assert await socket.receive_nothing(timeout=QUIET)
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_challenge_reaches_the_challenged_player_and_nobody_else(
+    alice, bob, carol, cookies
+) -> None:
+    to_bob = await me(cookies["bob"])
+    bob_again = await me(cookies["bob"])  # a second tab
+    by_alice = await me(cookies["alice"])
+    carols = await me(cookies["carol"])
+    try:
+        sent = await sync_to_async(services.challenge_create)(
+            challenger=alice, challenged_username="bob", rules=SMALL
+        )
+        for socket in (to_bob, bob_again):
+            [frame] = await frames(socket)
+            assert frame["type"] == "challenge" and frame["id"] == sent.pk
+            assert frame["state"] == "received"
+            assert frame["from"] == {"username": "alice", "name": "Alice"}
+            assert frame["summary"] == "Pay-off pile of 5, first to 10 points"
+        [mine] = await frames(by_alice)
+        assert mine["state"] == "sent"
+        assert await carols.receive_nothing(timeout=QUIET)
+    finally:
+        for socket in (to_bob, bob_again, by_alice, carols):
+            await socket.disconnect()
+
+
+async def test_accepting_over_the_socket_sends_both_players_to_the_table(
+    alice, bob, carol, cookies
+) -> None:
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    bobs = await me(cookies["bob"])
+    alices = await me(cookies["alice"])
+    carols = await me(cookies["carol"])
+    try:
+        await send(bobs, {"type": "challenge_answer", "id": sent.pk, "accept": True})
+        game = None
+        for socket in (bobs, alices):
+            changed, started = await frames(socket)
+            assert (changed["type"], changed["state"]) == ("challenge", "accepted")
+            assert started["type"] == "challenge_accepted" and started["challenge"] == sent.pk
+            game = await sync_to_async(Game.objects.select_related("match").get)(pk=started["game"])
+            assert started["url"] == f"/play/games/{game.pk}/"
+        assert (game.match.user0_id, game.match.user1_id) == (alice.pk, bob.pk)
+        assert await carols.receive_nothing(timeout=QUIET)
+    finally:
+        for socket in (bobs, alices, carols):
+            await socket.disconnect()
+
+
+async def test_declining_over_the_socket_tells_the_challenger(alice, bob, cookies) -> None:
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    bobs = await me(cookies["bob"])
+    alices = await me(cookies["alice"])
+    try:
+        await send(bobs, {"type": "challenge_answer", "id": sent.pk, "accept": False})
+        [told] = await frames(alices)
+        assert (told["type"], told["id"], told["state"]) == ("challenge", sent.pk, "declined")
+        assert (await sync_to_async(Challenge.objects.get)(pk=sent.pk)).status == "declined"
+    finally:
+        await bobs.disconnect()
+        await alices.disconnect()
+
+
+async def test_refusals_come_back_as_error_frames(alice, bob, carol, cookies) -> None:
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    alices = await me(cookies["alice"])
+    try:
+        cases = [
+            ({"type": "challenge_answer", "id": sent.pk, "accept": True}, "forbidden"),
+            ({"type": "challenge_answer", "id": sent.pk + 9, "accept": True}, "not_found"),
+            ({"type": "challenge_answer", "id": sent.pk}, "bad_message"),
+            ({"type": "challenge_answer", "id": "7", "accept": True}, "bad_message"),
+            ({"type": "seek_take", "id": True}, "bad_message"),
+            ({"type": "seek_take", "id": 12345}, "not_found"),
+            ({"type": "dance"}, "bad_message"),
+            (["not", "an", "object"], "bad_message"),
+        ]
+        for message, code in cases:
+            await send(alices, message)
+            [error] = await frames(alices)
+            assert (error["type"], error["code"]) == ("error", code), message
+            assert error["message"]
+        await alices.send_to(text_data="{not json")
+        assert (await alices.receive_json_from())["code"] == "bad_message"
+    finally:
+        await alices.disconnect()
+
+
+async def test_seek_lists_reach_the_sockets_that_watch_them(alice, bob, carol, cookies) -> None:
+    watcher = await me(cookies["bob"])
+    owner = await me(cookies["alice"])
+    elsewhere = await me(cookies["carol"])  # on another page: no watch_seeks
+    try:
+        for socket in (watcher, owner):
+            await send(socket, {"type": "watch_seeks"})
+            assert await socket.receive_json_from() == {"type": "seeks", "seeks": []}
+
+        seek = await sync_to_async(services.seek_create)(owner=alice, rules=SMALL)
+        [listed] = await frames(watcher)
+        assert listed["type"] == "seeks"
+        [shown] = listed["seeks"]
+        assert (shown["id"], shown["owner"]["username"], shown["mine"]) == (seek.pk, "alice", False)
+        [own] = await frames(owner)
+        assert own["seeks"][0]["mine"] is True
+        assert await elsewhere.receive_nothing(timeout=QUIET)
+
+        await sync_to_async(services.seek_cancel)(seek_id=seek.pk, user=alice)
+        assert await frames(watcher) == [{"type": "seeks", "seeks": []}]
+        assert await elsewhere.receive_nothing(timeout=QUIET)
+    finally:
+        for socket in (watcher, owner, elsewhere):
+            await socket.disconnect()
+
+
+async def test_taking_a_seek_over_the_socket(alice, bob, carol, cookies) -> None:
+    seek = await sync_to_async(services.seek_create)(owner=alice, rules=SMALL)
+    bobs = await me(cookies["bob"])
+    alices = await me(cookies["alice"])
+    carols = await me(cookies["carol"])
+    try:
+        await send(carols, {"type": "watch_seeks"})
+        assert len((await carols.receive_json_from())["seeks"]) == 1
+
+        await send(bobs, {"type": "seek_take", "id": seek.pk})
+        for socket in (bobs, alices):
+            [taken] = await frames(socket)
+            assert taken["type"] == "seek_taken" and taken["seek"] == seek.pk
+            assert taken["owner"]["username"] == "alice"
+            assert taken["taker"]["username"] == "bob"
+        assert await frames(carols) == [{"type": "seeks", "seeks": []}]  # only the list changed
+
+        await send(carols, {"type": "seek_take", "id": seek.pk})
+        [error] = await frames(carols)
+        assert error["code"] == "taken"
+        assert (await sync_to_async(Seek.objects.get)(pk=seek.pk)).taken_by_id == bob.pk
+    finally:
+        for socket in (bobs, alices, carols):
+            await socket.disconnect()
+
+
+async def test_a_blocked_player_never_sees_the_blockers_seeks(alice, bob, carol, cookies) -> None:
+    await sync_to_async(user_block)(blocker=alice, blocked=bob)
+    bobs = await me(cookies["bob"])
+    carols = await me(cookies["carol"])
+    try:
+        for socket in (bobs, carols):
+            await send(socket, {"type": "watch_seeks"})
+            await socket.receive_json_from()
+        await sync_to_async(services.seek_create)(owner=alice, rules=SMALL)
+        assert await frames(bobs) == [{"type": "seeks", "seeks": []}]
+        [listed] = await frames(carols)
+        assert [s["owner"]["username"] for s in listed["seeks"]] == ["alice"]
+    finally:
+        await bobs.disconnect()
+        await carols.disconnect()
+
+
+async def test_sync_sends_the_challenges_and_for_a_watcher_the_seeks(alice, bob, cookies) -> None:
+    bobs = await me(cookies["bob"])
+    try:
+        await send(bobs, {"type": "sync"})
+        assert await frames(bobs) == [{"type": "challenges", "challenges": []}]
+        await send(bobs, {"type": "watch_seeks"})
+        await bobs.receive_json_from()
+        await sync_to_async(services.challenge_create)(
+            challenger=alice, challenged_username="bob", rules=SMALL
+        )
+        await frames(bobs)
+        await send(bobs, {"type": "sync"})
+        challenges, seeks = await frames(bobs)
+        assert challenges["type"] == "challenges" and len(challenges["challenges"]) == 1
+        assert seeks == {"type": "seeks", "seeks": []}
+    finally:
+        await bobs.disconnect()
