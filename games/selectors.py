@@ -436,6 +436,7 @@ class HistoryEntry:
     seat: int
     opponent: str
     opponent_is_bot: bool
+    opponent_username: str  # "" for a bot, or an account no longer active
     result: str  # "won", "lost", "aborted", "in_progress"
     score: int
     opponent_score: int
@@ -467,12 +468,16 @@ def match_history_rows(matches: list[Match], user: object) -> list[HistoryEntry]
         if seat is None:  # an inactive user's own history: find the seat by id
             seat = 0 if match.user0_id == getattr(user, "pk", None) else 1
         games = list(match.games.all())
+        opponent = match.user_at(1 - seat)
         rows.append(
             HistoryEntry(
                 match=match,
                 seat=seat,
                 opponent=match.seat_name(1 - seat),
                 opponent_is_bot=match.is_bot(1 - seat),
+                opponent_username=opponent.username
+                if opponent is not None and opponent.is_active
+                else "",
                 result=_result(match, seat),
                 score=match.scores[seat],
                 opponent_score=match.scores[1 - seat],

@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
 from games.errors import GameError
 from games.forms import MatchCreateForm
 from games.models import SEATS, Match
-from games.selectors import game_get, game_state_frame, matches_in_progress
+from games.selectors import (
+    game_get,
+    game_replay_frames,
+    game_state_frame,
+    games_live,
+    live_game_rows,
+    match_history_for,
+    match_history_rows,
+    matches_in_progress,
+)
+
+PER_PAGE = 25
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,3 +78,48 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     if game is None:
         raise Http404("This match has no game.")
     return redirect(reverse("games:table", kwargs={"game_id": game.pk}))
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games being played now, newest first, each with its spectators: pick one to watch."""
+    page = Paginator(games_live(), PER_PAGE).get_page(request.GET.get("page"))
+    context = {"page": page, "rows": live_game_rows(list(page.object_list))}
+    return render(request, "games/watch.html", context)
+
+
+@require_GET
+def history(request: HttpRequest, username: str) -> HttpResponse:
+    """One player's matches, newest first: opponent, result, scores, replays of the games."""
+    player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    page = Paginator(match_history_for(player), PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "player": player,
+        "page": page,
+        "rows": match_history_rows(list(page.object_list), player),
+    }
+    return render(request, "games/history.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game that is over, both hands shown. A game in play has no replay (it
+    would show the hands): that address leads to its table."""
+    try:
+        game = game_get(game_id=game_id)
+    except GameError:
+        raise Http404("No such game.") from None
+    if game.is_active:
+        messages.info(
+            request, _("This game is still being played: its replay opens once it is over.")
+        )
+        return redirect("games:table", game_id=game.pk)
+    match = game.match
+    context = {
+        "game": game,
+        "match": match,
+        "seat_names": [match.seat_name(s) for s in SEATS],
+        "frames": game_replay_frames(game),
+        "share_url": request.build_absolute_uri(reverse("games:replay", args=[game.pk])),
+    }
+    return render(request, "games/replay.html", context)

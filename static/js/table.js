@@ -3,21 +3,32 @@
 // (docs/protocol.md). It never decides legality: the view's `legal_moves` says which places
 // light up, and the server answers every attempt. No build step, no framework.
 
-// ---------------------------------------------------------------------------------------------
-// Texts: every word the table shows lives here, so the i18n work can route them through
-// Django's JavaScript catalog. `%(name)s` placeholders follow Django's `interpolate`.
-// ---------------------------------------------------------------------------------------------
-const TEXT = {
-  rankA: "Ace",
-  rankJ: "Jack",
-  rankQ: "Queen",
-  rankK: "King",
-  suitS: "spades",
-  suitH: "hearts",
-  suitD: "diamonds",
-  suitC: "clubs",
-  card: "%(rank)s of %(suit)s",
-  aCard: "a card",
+// Cards, piles and move texts come from cards.js, which the replay page shares.
+import {
+  addTexts,
+  t,
+  SUIT_SYMBOL,
+  rankLabel,
+  rankNameAt,
+  cardName,
+  isRed,
+  el,
+  cardFace,
+  cardBack,
+  cardEmpty,
+  splitMove,
+  fromText,
+  toText,
+  movedCard,
+  payoffContent,
+  sideFan,
+  stockContent,
+  centerContent,
+} from "./cards.js";
+
+// Texts: every word the table shows lives here (the cards' own words in cards.js), so the i18n
+// work can route them through Django's JavaScript catalog.
+addTexts({
   you: "You",
   seatName: "Player %(n)s",
   // places
@@ -42,11 +53,7 @@ const TEXT = {
   pickable: "%(label)s (picked)",
   litTarget: "%(label)s: you can place the picked card here",
   // short labels drawn on the table
-  payoffShort: "Pay-off",
-  stockShort: "Stock",
-  needsShort: "needs %(rank)s",
   emptyShort: "empty",
-  kingBadge: "K=%(rank)s",
   cardsCount: "%(count)s cards",
   // turn and status
   yourTurn: "Your turn",
@@ -63,15 +70,6 @@ const TEXT = {
   connClosed: "Reconnecting…",
   connGone: "Disconnected",
   // moves
-  fromHand: "from the hand",
-  fromPayoff: "from the pay-off pile",
-  fromSide: "from side stack %(n)s",
-  toCenter: "to center stack %(n)s",
-  toSide: "to side stack %(n)s",
-  shortHand: "hand",
-  shortPayoff: "pay-off",
-  shortSide: "side %(n)s",
-  shortCenter: "center %(n)s",
   played: "%(name)s played %(card)s %(from)s %(to)s.",
   youPlayed: "You played %(card)s %(from)s %(to)s.",
   picked: "%(card)s picked. %(count)s places light up; Escape cancels.",
@@ -99,128 +97,35 @@ const TEXT = {
   // resign
   resignGameQ: "Resign this game? %(name)s scores the %(count)s cards left in your pay-off pile.",
   resignMatchQ: "Resign the whole match? %(name)s wins it.",
+  // undo, abort, rematch, spectators
+  tookBack: "%(name)s took back %(count)s moves.",
+  tookBackOne: "%(name)s took back a move.",
+  youTookBack: "You took back %(count)s moves.",
+  youTookBackOne: "You took back a move.",
+  logTookBack: "took back %(count)s",
+  logUndone: "(taken back)",
+  resignTitle: "Resign?",
+  resignYes: "Yes, resign",
+  abortTitle: "Abort the match?",
+  abortYes: "Yes, abort",
+  abortQ: "Abort this match? It ends at once with no result for either player.",
+  gameAborted: "Game %(n)s aborted",
+  reasonAborted: "The match was called off before both players had moved: no result, no points.",
+  spectatorsOne: "1 watching",
+  spectatorsMany: "%(count)s watching",
+  rematch: "Rematch",
+  playAgain: "Play again",
+  rematchOfferedByYou: "Rematch offered: waiting for %(name)s…",
+  rematchOfferedToYou: "%(name)s offers a rematch.",
+  rematchDeclined: "%(name)s declined the rematch.",
+  rematchDeclinedByYou: "You declined the rematch.",
+  rematchStarting: "The rematch starts…",
+  rematchReady: "The rematch has started.",
   // errors
   errorPrefix: "Refused: %(message)s",
   errorGeneric: "Something went wrong (%(code)s).",
   notFound: "This game does not exist.",
-};
-
-const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
-
-/** A text by key, translated, with `%(name)s` placeholders filled. */
-function t(key, params = {}) {
-  const template = gettext(TEXT[key] ?? key);
-  return template.replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cards
-// ---------------------------------------------------------------------------------------------
-const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANK_ORDER = "A23456789TJQK";
-
-function rankLabel(rank) {
-  return rank === "T" ? "10" : rank;
-}
-
-/** The short rank a center stack standing at `n` shows: 1 → "A", 10 → "10", 11 → "J". */
-function rankAt(n) {
-  return rankLabel(RANK_ORDER[n - 1] ?? "?");
-}
-
-function rankName(rank) {
-  return { A: t("rankA"), J: t("rankJ"), Q: t("rankQ"), K: t("rankK") }[rank] ?? rankLabel(rank);
-}
-
-function rankNameAt(n) {
-  return rankName(RANK_ORDER[n - 1] ?? "?");
-}
-
-function cardName(code) {
-  if (!code) return t("aCard");
-  return t("card", { rank: rankName(code[0]), suit: t(`suit${code[1]}`) });
-}
-
-function isRed(code) {
-  return code[1] === "H" || code[1] === "D";
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name === "style") Object.assign(node.style, value);
-    else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") {
-      node.setAttribute(name, value === true ? "true" : String(value));
-    } else node[name] = value;
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-/** A face-up card drawn in CSS: rank and suit in the corner (visible when fanned), a big pip. */
-function cardFace(code) {
-  const rank = rankLabel(code[0]);
-  const suit = SUIT_SYMBOL[code[1]];
-  return el(
-    "span",
-    { class: `pc-card${isRed(code) ? " is-red" : ""}`, "data-card": code, "aria-hidden": "true" },
-    el("span", { class: "pc-corner" }, rank, el("span", { class: "pc-suit" }, suit)),
-    el("span", { class: "pc-pip" }, code[0] === "K" || code[0] === "Q" || code[0] === "J" ? rank : suit),
-  );
-}
-
-function cardBack() {
-  return el("span", { class: "pc-card pc-back", "aria-hidden": "true" });
-}
-
-function cardEmpty() {
-  return el("span", { class: "pc-card pc-empty", "aria-hidden": "true" });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Moves (text grammar from ENGINE.md: `<from>-<to>`, from p | sN | h:XX, to cN | sN)
-// ---------------------------------------------------------------------------------------------
-function splitMove(text) {
-  const cut = text.lastIndexOf("-");
-  return [text.slice(0, cut), text.slice(cut + 1)];
-}
-
-function fromText(src, short = false) {
-  if (src.startsWith("h:")) return t(short ? "shortHand" : "fromHand");
-  if (src === "p") return t(short ? "shortPayoff" : "fromPayoff");
-  return t(short ? "shortSide" : "fromSide", { n: src.slice(1) });
-}
-
-function toText(tgt, short = false) {
-  const n = tgt.slice(1);
-  if (tgt.startsWith("c")) return t(short ? "shortCenter" : "toCenter", { n });
-  return t(short ? "shortSide" : "toSide", { n });
-}
-
-/** The card a move moved: read from the move text, else from the views before and after it. */
-function movedCard(move, seat, before, after) {
-  const [src, tgt] = splitMove(move);
-  if (src.startsWith("h:")) return src.slice(2);
-  if (before) {
-    const p = before.players[seat];
-    if (src === "p" && p.payoff_top) return p.payoff_top;
-    if (src.startsWith("s")) {
-      const side = p.sides[Number(src.slice(1)) - 1];
-      if (side && side.length) return side[side.length - 1];
-    }
-  }
-  if (after && tgt.startsWith("c")) {
-    const stack = after.center[Number(tgt.slice(1)) - 1];
-    if (stack && stack.cards.length) return stack.cards[stack.cards.length - 1];
-  }
-  return null;
-}
+});
 
 function newId() {
   if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
@@ -244,6 +149,9 @@ class Table {
     this.log = new Map(); // ply -> {ply, seat, move, card}
     this.gameEnd = null;
     this.matchEnd = null;
+    this.rematch = null; // {state, by, match, game}
+    this.spectators = 0;
+    this.replayUrl = root.dataset.replayUrl || "";
     this.queue = [];
     this.busy = false;
     this.socket = null;
@@ -392,6 +300,13 @@ class Table {
       case "error":
         this.onError(frame);
         break;
+      case "rematch":
+        this.onRematch(frame);
+        break;
+      case "spectators":
+        this.spectators = frame.count;
+        this.renderSpectators();
+        break;
       default:
         break;
     }
@@ -437,11 +352,13 @@ class Table {
     }
     const last = frame.last_moves && frame.last_moves.length ? frame.last_moves[frame.last_moves.length - 1] : null;
     const willAnimate =
-      animate && !this.reducedMotion && !document.hidden && old && step === 1 && last && last.move !== this.noAnimateMove;
+      animate && last && last.kind !== "undo" && !this.reducedMotion && !document.hidden && old && step === 1 && last && last.move !== this.noAnimateMove;
     let flight = null;
     if (willAnimate) flight = this.prepareFlight(last, old.view, frame.view);
 
     this.state = frame;
+    if (typeof frame.spectators === "number") this.spectators = frame.spectators;
+    this.syncRematch(frame);
     this.recordMoves(frame, old, step);
     if (this.pending && frame.version > this.pending.version) this.clearPending();
     this.validateSelection();
@@ -461,9 +378,13 @@ class Table {
     if (old && frame.game && old.game && frame.game.number !== old.game.number) this.log.clear();
     const moves = frame.last_moves || [];
     moves.forEach((m, i) => {
-      if (this.log.has(m.ply)) return;
+      const known = this.log.get(m.ply);
+      if (known) {
+        this.log.set(m.ply, { ...m, card: known.card }); // a later undo may have marked it
+        return;
+      }
       const isNewest = i === moves.length - 1 && step === 1;
-      const card = movedCard(m.move, m.seat, isNewest && old ? old.view : null, isNewest ? frame.view : null);
+      const card = m.kind === "undo" ? null : movedCard(m.move, m.seat, isNewest && old ? old.view : null, isNewest ? frame.view : null);
       this.log.set(m.ply, { ...m, card });
     });
   }
@@ -548,6 +469,13 @@ class Table {
   }
 
   announceMove(m, before, after) {
+    if (m.kind === "undo") {
+      const count = m.undoes || 1;
+      const mine = m.seat === this.me;
+      const key = mine ? (count === 1 ? "youTookBackOne" : "youTookBack") : count === 1 ? "tookBackOne" : "tookBack";
+      this.announce(t(key, { name: this.name(m.seat), count }));
+      return;
+    }
     const [src, tgt] = splitMove(m.move);
     const card = cardName(movedCard(m.move, m.seat, before, after));
     const params = { name: this.name(m.seat), card, from: fromText(src), to: toText(tgt) };
@@ -586,6 +514,87 @@ class Table {
     window.clearTimeout(this.pendingTimer);
     this.pending = null;
     this.root.classList.remove("is-pending");
+  }
+
+  /** Take back this turn's moves (a casual game against a bot; the server decides). */
+  undo() {
+    if (!this.canAct() || this.pending || !this.state.can_undo) return;
+    this.selected = null;
+    if (!this.send({ type: "undo", version: this.state.version })) {
+      this.showError(t("connClosed"));
+      return;
+    }
+    this.clearError();
+  }
+
+  // ---- rematch and spectators ---------------------------------------------------------------
+  /** The rematch as the state frame tells it (after a reload, or a missed frame). */
+  syncRematch(frame) {
+    const info = frame.match && frame.match.rematch;
+    if (!info) return;
+    if (info.game) this.rematch = { state: "accepted", by: info.offered_by, match: info.match, game: info.game, known: true };
+    else if (info.offered_by === 0 || info.offered_by === 1) this.rematch = { state: "offered", by: info.offered_by };
+    else if (this.rematch && this.rematch.state === "offered") this.rematch = null;
+  }
+
+  onRematch(frame) {
+    this.rematch = frame;
+    this.render();
+    const by = frame.by === this.me ? t("you") : this.name(frame.by);
+    if (frame.state === "accepted" && frame.game) {
+      this.announce(t("rematchStarting"));
+      if (this.isPlayer) window.location.assign(this.gameUrl.replace(/\/0\/$/, `/${frame.game}/`));
+    } else if (frame.state === "offered" && frame.by !== this.me) {
+      this.announce(t("rematchOfferedToYou", { name: by }));
+    } else if (frame.state === "declined" && frame.by !== this.me) {
+      this.announce(t("rematchDeclined", { name: by }));
+    }
+  }
+
+  renderSpectators() {
+    const node = this.$("spectators");
+    if (!node) return;
+    const count = this.spectators || 0;
+    node.hidden = count === 0;
+    node.textContent = count === 1 ? t("spectatorsOne") : t("spectatorsMany", { count });
+  }
+
+  renderRematch() {
+    const box = this.$("rematch");
+    if (!box) return;
+    const match = this.state.match || {};
+    const show = this.matchOver && match.status === "finished";
+    box.hidden = !show;
+    if (!show) return;
+    const r = this.rematch;
+    const opponent = this.isPlayer ? this.name(1 - this.me) : "";
+    const vsBot = this.isPlayer && this.isBot(1 - this.me);
+    const text = box.querySelector("[data-part=rematch-text]");
+    const link = box.querySelector("[data-part=rematch-link]");
+    const button = (action) => box.querySelector(`[data-rematch=${action}]`);
+    let message = "";
+    let offer = false;
+    let answer = false;
+    link.hidden = true;
+    if (r && r.state === "accepted" && r.game) {
+      message = t("rematchReady");
+      link.href = this.gameUrl.replace(/\/0\/$/, `/${r.game}/`);
+      link.hidden = false;
+    } else if (this.isPlayer && r && r.state === "offered" && r.by === this.me) {
+      message = t("rematchOfferedByYou", { name: opponent });
+    } else if (this.isPlayer && r && r.state === "offered") {
+      message = t("rematchOfferedToYou", { name: opponent });
+      answer = true;
+    } else if (this.isPlayer) {
+      if (r && r.state === "declined") message = r.by === this.me ? t("rematchDeclinedByYou") : t("rematchDeclined", { name: opponent });
+      offer = true;
+    }
+    text.textContent = message;
+    text.hidden = !message;
+    button("offer").hidden = !offer;
+    button("offer").textContent = vsBot ? t("playAgain") : t("rematch");
+    button("accept").hidden = !answer;
+    button("decline").hidden = !answer;
   }
 
   select(src, key) {
@@ -660,24 +669,38 @@ class Table {
     });
 
     const dialog = this.$("resign-dialog");
+    const confirmThen = (question, frame) => {
+      const aborting = frame.type === "abort";
+      dialog.querySelector("[data-part=confirm-title]").textContent = t(aborting ? "abortTitle" : "resignTitle");
+      dialog.querySelector("[data-part=confirm-yes]").textContent = t(aborting ? "abortYes" : "resignYes");
+      dialog.querySelector("[data-part=resign-question]").textContent = question;
+      dialog.dataset.frame = JSON.stringify(frame);
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else if (window.confirm(question)) this.send(frame);
+    };
     for (const button of this.root.querySelectorAll("[data-resign]")) {
       button.addEventListener("click", () => {
         const scope = button.dataset.resign;
         const opponent = this.name(1 - this.me);
         const count = this.view ? this.view.players[this.me].payoff_size : 0;
-        dialog.querySelector("[data-part=resign-question]").textContent =
-          scope === "match" ? t("resignMatchQ", { name: opponent }) : t("resignGameQ", { name: opponent, count });
-        dialog.dataset.scope = scope;
-        if (typeof dialog.showModal === "function") dialog.showModal();
-        else if (window.confirm(dialog.querySelector("[data-part=resign-question]").textContent)) {
-          this.send({ type: "resign", scope });
-        }
+        const question = scope === "match" ? t("resignMatchQ", { name: opponent }) : t("resignGameQ", { name: opponent, count });
+        confirmThen(question, { type: "resign", scope });
       });
     }
+    const abort = this.root.querySelector("[data-action=abort]");
+    if (abort) abort.addEventListener("click", () => confirmThen(t("abortQ"), { type: "abort" }));
     dialog.addEventListener("close", () => {
-      if (dialog.returnValue === "confirm") this.send({ type: "resign", scope: dialog.dataset.scope });
+      if (dialog.returnValue === "confirm" && dialog.dataset.frame) this.send(JSON.parse(dialog.dataset.frame));
       dialog.returnValue = "";
     });
+    const undo = this.root.querySelector("[data-action=undo]");
+    if (undo) undo.addEventListener("click", () => this.undo());
+    for (const button of this.root.querySelectorAll("[data-rematch]")) {
+      button.addEventListener("click", () => {
+        this.clearError();
+        this.send({ type: "rematch", action: button.dataset.rematch });
+      });
+    }
   }
 
   onPointerDown(event) {
@@ -908,19 +931,12 @@ class Table {
       : isYou
         ? t("yourPayoffEmpty")
         : t("theirPayoffEmpty", { name });
-    const payoffPile = el(
-      "span",
-      { class: `pile pile-payoff${player.payoff_size > 1 ? " has-depth" : ""}`, "data-pile": "payoff" },
-      top ? cardFace(top) : cardEmpty(),
-    );
-    const payoffCount = el("span", { class: "pile-count", "aria-hidden": "true" }, String(player.payoff_size));
-    const payoffCaption = el("span", { class: "slot-caption", "aria-hidden": "true" }, t("payoffShort"));
     const payoff = this.place({
       interactive: interactive && Boolean(top),
       key: "p",
       source: "p",
       label: payoffLabel,
-      content: [payoffPile, payoffCount, payoffCaption],
+      content: payoffContent(top, player.payoff_size),
       extra: "slot-payoff",
       canPlay: interactive && this.hasMoveFrom("p"),
     });
@@ -942,12 +958,7 @@ class Table {
         : t("sideEmpty", { stack: stackName });
       const lit = interactive && targets.has(key);
       if (lit) label = t("litTarget", { label });
-      const fan = el(
-        "span",
-        { class: "pile pile-fan", "data-pile": key, style: { "--fan-count": String(Math.max(cards.length, 1)) } },
-        cards.length ? cards.map((c) => cardFace(c)) : [cardEmpty()],
-      );
-      if (cards.length > 7) fan.classList.add("is-tight");
+      const fan = sideFan(cards, key);
       return this.place({
         interactive,
         key,
@@ -1002,11 +1013,7 @@ class Table {
         interactive: false,
         key: "stock",
         label: t("stock", { count: view.stock_size }),
-        content: [
-          el("span", { class: `pile${view.stock_size > 1 ? " has-depth" : ""}` }, view.stock_size ? cardBack() : cardEmpty()),
-          el("span", { class: "pile-count", "aria-hidden": "true" }, String(view.stock_size)),
-          el("span", { class: "slot-caption", "aria-hidden": "true" }, t("stockShort")),
-        ],
+        content: stockContent(view.stock_size),
         extra: "slot-stock",
       }),
     );
@@ -1029,15 +1036,7 @@ class Table {
         }
         const lit = interactive && targets.has(key);
         if (lit) label = t("litTarget", { label });
-        const pileCards = cards.length ? [cardFace(topCard)] : [cardEmpty()];
-        const pile = el("span", { class: `pile pile-center${cards.length > 1 ? " has-depth" : ""}`, "data-pile": key }, pileCards);
-        const badge = topCard && topCard[0] === "K" ? el("span", { class: "king-badge", "aria-hidden": "true" }, t("kingBadge", { rank: rankAt(at) })) : null;
-        const caption = el(
-          "span",
-          { class: "slot-caption", "aria-hidden": "true" },
-          cards.length ? t("needsShort", { rank: at >= 12 ? "–" : rankAt(at + 1) }) : t("needsShort", { rank: "A" }),
-        );
-        return this.place({ interactive, key, target: key, label, content: [pile, badge, caption], extra: "slot-center", lit });
+        return this.place({ interactive, key, target: key, label, content: centerContent(stack, key), extra: "slot-center", lit });
       }),
     );
   }
@@ -1085,8 +1084,16 @@ class Table {
     }
     list.replaceChildren(
       ...entries.map((m) => {
-        const [src, tgt] = splitMove(m.move);
         const who = m.seat === this.me ? t("you") : this.name(m.seat);
+        if (m.kind === "undo") {
+          return el(
+            "li",
+            { class: `log-entry log-undo${m.seat === this.me ? " is-you" : ""}`, "data-ply": m.ply },
+            el("span", { class: "log-ply" }, `${m.ply + 1}.`),
+            el("span", { class: "log-line" }, el("span", { class: "log-who" }, who), el("span", { class: "log-path" }, `↶ ${t("logTookBack", { count: m.undoes })}`)),
+          );
+        }
+        const [src, tgt] = splitMove(m.move);
         const card = m.card
           ? el("span", { class: `mini-card${isRed(m.card) ? " is-red" : ""}`, title: cardName(m.card) }, rankLabel(m.card[0]), SUIT_SYMBOL[m.card[1]])
           : el("span", { class: "mini-card is-unknown" }, "?");
@@ -1094,7 +1101,7 @@ class Table {
         card.setAttribute("aria-hidden", "true");
         return el(
           "li",
-          { class: `log-entry${m.seat === this.me ? " is-you" : ""}`, "data-ply": m.ply },
+          { class: `log-entry${m.seat === this.me ? " is-you" : ""}${m.undone ? " is-undone" : ""}`, "data-ply": m.ply },
           el("span", { class: "log-ply" }, `${m.ply + 1}.`),
           el(
             "span",
@@ -1103,6 +1110,7 @@ class Table {
             card,
             srOnly,
             el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
+            m.undone ? el("span", { class: "sr-only" }, t("logUndone")) : null,
           ),
         );
       }),
@@ -1124,6 +1132,7 @@ class Table {
   resultHeadline() {
     const o = this.outcome();
     const n = this.state.game ? this.state.game.number : "";
+    if (o && o.reason === "aborted") return t("gameAborted", { n });
     if (!o || o.winner === null || o.winner === undefined) return t("tieGame", { n });
     return o.winner === this.me ? t("youWonGame", { n }) : t("theyWonGame", { name: this.name(o.winner), n });
   }
@@ -1131,6 +1140,7 @@ class Table {
   resultReason() {
     const o = this.outcome();
     if (!o) return "";
+    if (o.reason === "aborted") return t("reasonAborted");
     if (o.reason === "stock_depleted" || o.winner === null || o.winner === undefined) return t("reasonStock");
     const points = o.points ?? 0;
     if (o.reason === "resigned" && this.matchOver && this.matchReason() === "resigned") {
@@ -1153,6 +1163,7 @@ class Table {
     const a = scores[me];
     const b = scores[1 - me];
     if (this.matchOver) {
+      if (match.status === "aborted" || (this.matchEnd && this.matchEnd.reason === "aborted")) return "";
       const winner = this.matchEnd ? this.matchEnd.winner : match.winner;
       if (winner === this.me) return t("youWonMatch", { a, b });
       if (winner === 0 || winner === 1) return t("theyWonMatch", { name: this.name(winner), a: scores[winner], b: scores[1 - winner] });
@@ -1170,7 +1181,12 @@ class Table {
     const wasHidden = box.hidden;
     box.hidden = false;
     const o = this.outcome();
-    box.dataset.result = !o || o.winner === null || o.winner === undefined ? "tie" : o.winner === this.me ? "won" : "lost";
+    box.dataset.result = o && o.reason === "aborted" ? "aborted" : !o || o.winner === null || o.winner === undefined ? "tie" : o.winner === this.me ? "won" : "lost";
+    const replay = box.querySelector("[data-part=replay-link]");
+    if (replay && this.state.game) {
+      replay.href = this.replayUrl.replace(/\/0\/replay\/$/, `/${this.state.game.id}/replay/`);
+      replay.hidden = !this.replayUrl;
+    }
     box.querySelector("[data-part=result-title]").textContent = this.resultHeadline();
     box.querySelector("[data-part=result-reason]").textContent = this.resultReason();
     box.querySelector("[data-part=result-match]").textContent = this.matchSummary();
@@ -1189,6 +1205,16 @@ class Table {
   }
 
   renderControls() {
+    const s = this.state;
+    const undo = this.root.querySelector("[data-action=undo]");
+    if (undo) {
+      undo.hidden = !(this.isPlayer && !this.gameOver && s.can_undo);
+      undo.disabled = Boolean(this.pending);
+    }
+    const abort = this.root.querySelector("[data-action=abort]");
+    if (abort) abort.hidden = !(this.isPlayer && !this.gameOver && s.can_abort);
+    this.renderRematch();
+    this.renderSpectators();
     const canResign = this.isPlayer && !this.gameOver;
     for (const button of this.root.querySelectorAll("[data-resign]")) {
       const scope = button.dataset.resign;
@@ -1216,4 +1242,4 @@ function start() {
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
 
-export { TEXT, t, cardName, splitMove, movedCard, Table };
+export { t, cardName, splitMove, movedCard, Table };

@@ -128,7 +128,12 @@ def test_a_finished_game_still_renders(client, alice, human_starts) -> None:
 
 
 def test_the_static_files_load_nothing_from_another_host() -> None:
-    for name in ("static/js/table.js", "static/css/table.css"):
+    for name in (
+        "static/js/table.js",
+        "static/js/cards.js",
+        "static/js/replay.js",
+        "static/css/table.css",
+    ):
         text = (ROOT / name).read_text()
         assert not EXTERNAL.search(text), name
         assert "http://" not in text and "https://" not in text, name

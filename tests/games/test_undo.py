@@ -191,3 +191,54 @@ def test_after_an_undo_the_turn_goes_on_and_the_bot_answers(alice, seeds) -> Non
     assert game_replay(game).to_dict() == game.state
     if game.is_active and game.to_move == 0:
         assert game_state_frame(game, 0)["can_undo"] is False  # the bot's turn lies between
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_undo_over_the_socket_sends_the_restored_state_to_everyone(alice, seeds) -> None:
+    from asgiref.sync import sync_to_async
+
+    from tests.games.test_consumers import frames, open_socket, send, session_cookie
+
+    def make():
+        from django.test import Client
+
+        game, line = _table(alice, seeds, [False, False])
+        return game, line, session_cookie(Client(), alice)
+
+    game, line, cookie = await sync_to_async(make)()
+    player = await open_socket(game.pk, cookie)
+    watcher = await open_socket(game.pk)
+    try:
+        start = await player.receive_json_from()
+        await watcher.receive_json_from()
+        await frames(player)  # the spectator count
+        assert start["can_undo"] is False
+        await send(player, {"type": "undo", "version": 0})
+        assert (await player.receive_json_from())["code"] == "nothing_to_undo"
+        for version, move in enumerate(line):
+            await send(player, {"type": "move", "move": move, "version": version, "id": move})
+            [state] = await frames(player)
+            assert state["can_undo"] is True
+        await frames(watcher)
+
+        await send(watcher, {"type": "undo", "version": 2})
+        assert (await watcher.receive_json_from())["code"] == "unauthenticated"
+        await send(player, {"type": "undo", "version": 1})
+        error, fresh = await frames(player)
+        assert error["code"] == "stale_version" and fresh["version"] == 2
+        await send(player, {"type": "undo", "version": 2})
+        [state] = await frames(player)
+        [watched] = await frames(watcher)
+        assert state["version"] == watched["version"] == 3
+        assert state["view"]["players"][0]["hand"] == start["view"]["players"][0]["hand"]
+        assert state["view"]["center"] == start["view"]["center"]
+        assert state["can_undo"] is False and watched["can_undo"] is False
+        assert state["last_moves"][-1] == {
+            "ply": 2, "seat": 0, "move": "undo", "kind": "undo", "undoes": 2
+        }  # fmt: skip
+        await send(player, {"type": "undo"})
+        assert (await player.receive_json_from())["code"] == "bad_message"
+    finally:
+        await player.disconnect()
+        await watcher.disconnect()

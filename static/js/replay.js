@@ -1,0 +1,253 @@
+// The replay of a finished game: steps through the frames the server rendered into the page
+// (games.selectors.game_replay_frames: the deal, then the board after every row of the log),
+// both hands face up since the game is over. Buttons ⏮ ◀ ▶ ⏭, the keys ← → Home End, a slider
+// and the move list jump around; the address keeps `#ply=N` (the board after N rows, 0 = the
+// deal) so a shared link opens at that move. Cards are drawn by cards.js, like the table's.
+
+import {
+  addTexts,
+  t,
+  cardName,
+  isRed,
+  rankLabel,
+  SUIT_SYMBOL,
+  el,
+  cardFace,
+  cardEmpty,
+  splitMove,
+  fromText,
+  toText,
+  movedCard,
+  payoffContent,
+  sideFan,
+  stockContent,
+  centerContent,
+} from "./cards.js";
+
+addTexts({
+  seatName: "Player %(n)s",
+  position: "Move %(n)s of %(total)s",
+  positionDeal: "The deal (%(total)s moves follow)",
+  dealt: "The cards are dealt: %(name)s starts.",
+  played: "%(n)s. %(name)s played %(card)s %(from)s %(to)s.",
+  tookBack: "%(n)s. %(name)s took back %(count)s moves.",
+  tookBackOne: "%(n)s. %(name)s took back a move.",
+  logTookBack: "took back %(count)s",
+  won: "%(name)s wins, scoring %(points)s.",
+  tie: "The stock ran out: a tie.",
+  payoffLabel: "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
+  payoffEmpty: "%(name)s's pay-off pile, empty",
+  sideLabel: "%(name)s's side stack %(n)s: %(cards)s",
+  sideEmpty: "%(name)s's side stack %(n)s, empty",
+  centerLabel: "Center stack %(n)s, %(count)s cards, %(card)s on top",
+  centerEmpty: "Center stack %(n)s, empty",
+  stock: "Stock, %(count)s cards",
+  handEmpty: "no cards",
+  copied: "Link copied.",
+  copyFailed: "Select the link and copy it.",
+});
+
+class Replay {
+  constructor(root, frames) {
+    this.root = root;
+    this.frames = frames;
+    this.index = 0;
+    this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
+    this.names = [root.dataset.seat0Name || t("seatName", { n: 1 }), root.dataset.seat1Name || t("seatName", { n: 2 })];
+    this.buildLog();
+    this.bind();
+    this.go(this.fromHash() ?? 0, { replaceHash: true });
+  }
+
+  get last() {
+    return this.frames.length - 1;
+  }
+
+  fromHash() {
+    const match = /(?:^#|&)ply=(\d+)/.exec(window.location.hash);
+    return match ? Math.min(Number(match[1]), this.last) : null;
+  }
+
+  bind() {
+    for (const button of this.root.querySelectorAll("[data-step]")) {
+      button.addEventListener("click", () => this.step(button.dataset.step));
+    }
+    this.$("slider").addEventListener("input", (event) => this.go(Number(event.target.value)));
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target;
+      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA") && target.type !== "range") return;
+      const action = { ArrowLeft: "back", ArrowRight: "forward", Home: "start", End: "end" }[event.key];
+      if (!action) return;
+      event.preventDefault();
+      this.step(action);
+    });
+    window.addEventListener("hashchange", () => {
+      const index = this.fromHash();
+      if (index !== null && index !== this.index) this.go(index, { replaceHash: true });
+    });
+    this.$("copy").addEventListener("click", () => this.copy());
+    this.$("share-url").addEventListener("focus", (event) => event.target.select());
+  }
+
+  step(action) {
+    const next = { start: 0, back: this.index - 1, forward: this.index + 1, end: this.last }[action];
+    this.go(next);
+  }
+
+  go(index, { replaceHash = false } = {}) {
+    this.index = Math.max(0, Math.min(this.last, index));
+    const url = new URL(window.location.href);
+    url.hash = `ply=${this.index}`;
+    if (replaceHash || window.location.hash !== url.hash) window.history.replaceState(null, "", url);
+    this.$("share-url").value = url.href;
+    this.render();
+  }
+
+  async copy() {
+    const input = this.$("share-url");
+    const note = this.$("copied");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      note.textContent = t("copied");
+    } catch {
+      input.focus();
+      input.select(); // no clipboard here (an insecure page, a refused permission): select it
+      note.textContent = t("copyFailed");
+    }
+  }
+
+  // ---- words --------------------------------------------------------------------------------
+  describe(index) {
+    const frame = this.frames[index];
+    if (frame.kind === "deal") return t("dealt", { name: this.names[frame.board.to_move] });
+    const name = this.names[frame.seat];
+    const n = index;
+    if (frame.kind === "undo") return t(frame.undoes === 1 ? "tookBackOne" : "tookBack", { n, name, count: frame.undoes });
+    const [src, tgt] = splitMove(frame.move);
+    const card = movedCard(frame.move, frame.seat, this.frames[index - 1].board, frame.board);
+    let text = t("played", { n, name, card: cardName(card), from: fromText(src), to: toText(tgt) });
+    const outcome = frame.board.outcome;
+    if (outcome) text += ` ${outcome.winner === null ? t("tie") : t("won", { name: this.names[outcome.winner], points: outcome.points })}`;
+    return text;
+  }
+
+  buildLog() {
+    const list = this.$("log");
+    const items = this.frames.slice(1).map((frame, i) => {
+      const index = i + 1;
+      const who = el("span", { class: "log-who" }, this.names[frame.seat]);
+      let line;
+      if (frame.kind === "undo") {
+        line = el("span", { class: "log-line" }, who, el("span", { class: "log-path" }, `↶ ${t("logTookBack", { count: frame.undoes })}`));
+      } else {
+        const [src, tgt] = splitMove(frame.move);
+        const card = movedCard(frame.move, frame.seat, this.frames[index - 1].board, frame.board);
+        const mini = card
+          ? el("span", { class: `mini-card${isRed(card) ? " is-red" : ""}`, "aria-hidden": "true" }, rankLabel(card[0]), SUIT_SYMBOL[card[1]])
+          : el("span", { class: "mini-card is-unknown", "aria-hidden": "true" }, "?");
+        line = el(
+          "span",
+          { class: "log-line" },
+          who,
+          mini,
+          el("span", { class: "sr-only" }, cardName(card)),
+          el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
+        );
+      }
+      const item = el(
+        "li",
+        { class: `log-entry${frame.kind === "undo" ? " log-undo" : ""}`, "data-index": index },
+        el("span", { class: "log-ply" }, `${index}.`),
+        el("button", { type: "button", class: "link-button", "aria-label": this.describe(index) }, line),
+      );
+      item.querySelector("button").addEventListener("click", () => this.go(index));
+      return item;
+    });
+    list.replaceChildren(...items);
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+  render() {
+    const frame = this.frames[this.index];
+    const board = frame.board;
+    this.renderSeat("top", 1, board);
+    this.renderSeat("bottom", 0, board);
+    this.renderCenter(board);
+    this.$("slider").value = String(this.index);
+    this.$("position").textContent =
+      this.index === 0 ? t("positionDeal", { total: this.last }) : t("position", { n: this.index, total: this.last });
+    this.$("move").textContent = this.describe(this.index);
+    this.root.querySelector("[data-step=start]").disabled = this.index === 0;
+    this.root.querySelector("[data-step=back]").disabled = this.index === 0;
+    this.root.querySelector("[data-step=forward]").disabled = this.index === this.last;
+    this.root.querySelector("[data-step=end]").disabled = this.index === this.last;
+    for (const item of this.$("log").children) {
+      const current = Number(item.dataset.index) === this.index;
+      if (current) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
+      if (current) item.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  renderSeat(area, seat, board) {
+    const box = this.root.querySelector(`[data-area=${area}]`);
+    const player = board.players[seat];
+    const name = this.names[seat];
+    const toMove = !board.outcome && board.to_move === seat;
+    box.classList.toggle("is-to-move", toMove);
+    const hand = box.querySelector("[data-part=hand]");
+    const cards = player.hand || [];
+    hand.replaceChildren(...(cards.length ? cards.map((code) => cardFace(code)) : [cardEmpty()]));
+    hand.setAttribute("data-cards", cards.join(" "));
+    hand.setAttribute("aria-label", `${name}: ${cards.length ? cards.map(cardName).join(", ") : t("handEmpty")}`);
+
+    const top = player.payoff_top;
+    const payoffLabel = top ? t("payoffLabel", { name, count: player.payoff_size, card: cardName(top) }) : t("payoffEmpty", { name });
+    box.querySelector("[data-part=payoff]").replaceChildren(this.slot("slot-payoff", payoffLabel, payoffContent(top, player.payoff_size)));
+    box.querySelector("[data-part=sides]").replaceChildren(
+      ...player.sides.map((side, i) => {
+        const key = `s${i + 1}`;
+        const label = side.length
+          ? t("sideLabel", { name, n: i + 1, cards: side.map(cardName).join(", ") })
+          : t("sideEmpty", { name, n: i + 1 });
+        return this.slot("slot-side", label, [sideFan(side, key)]);
+      }),
+    );
+  }
+
+  renderCenter(board) {
+    this.$("stock").replaceChildren(this.slot("slot-stock", t("stock", { count: board.stock_size }), stockContent(board.stock_size)));
+    this.$("centers").replaceChildren(
+      ...board.center.map((stack, i) => {
+        const n = i + 1;
+        const top = stack.cards[stack.cards.length - 1];
+        const label = top ? t("centerLabel", { n, count: stack.cards.length, card: cardName(top) }) : t("centerEmpty", { n });
+        return this.slot("slot-center", label, centerContent(stack, `c${n}`));
+      }),
+    );
+  }
+
+  slot(extra, label, content) {
+    return el("div", { class: `slot ${extra}`, role: "img", "aria-label": label }, content);
+  }
+}
+
+function start() {
+  const root = document.querySelector("[data-replay]");
+  const script = document.getElementById("replay-frames");
+  if (!root || !script) return;
+  let frames = [];
+  try {
+    frames = JSON.parse(script.textContent);
+  } catch {
+    frames = [];
+  }
+  if (!frames.length) return;
+  window.spiteReplay = new Replay(root, frames);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
+
+export { Replay };
