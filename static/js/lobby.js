@@ -62,6 +62,14 @@ class PeopleLobby {
     return this.root.dataset.profileUrl.replace("USERNAME", encodeURIComponent(username));
   }
 
+  // A sentence with the player's name as a link to their profile, then @username if it differs.
+  person(sentence, who) {
+    const [before, after = ""] = sentence.split("%(name)s");
+    const nodes = [before, el("a", { href: this.profile(who.username), text: who.name }), after];
+    if (who.name !== who.username) nodes.push(" ", el("span", { class: "lobby-username", text: `@${who.username}` }));
+    return nodes.filter((node) => node !== "");
+  }
+
   form(action, label, className, hidden = "") {
     const button = el("button", { type: "submit", class: className, text: label });
     if (hidden) button.append(el("span", { class: "sr-only", text: hidden }));
@@ -97,7 +105,7 @@ class PeopleLobby {
   seekItem(seek) {
     const who = el("div", { class: "lobby-who" });
     if (seek.mine) who.textContent = t("yourSeek");
-    else who.append(seek.owner.name, " ", el("a", { class: "lobby-username", href: this.profile(seek.owner.username), text: `@${seek.owner.username}` }));
+    else who.append(...this.person("%(name)s", seek.owner));
     const action = seek.mine
       ? this.form(this.url("cancelSeekUrl", seek.id), t("cancel"), "button-secondary", t("cancelSeekHidden"))
       : this.form(this.url("takeUrl", seek.id), t("take"), "button", t("takeHidden", { name: seek.owner.name }));
@@ -140,13 +148,7 @@ class PeopleLobby {
 
   challengeItem(c, received) {
     const other = received ? c.from : c.to;
-    const who = el(
-      "div",
-      { class: "lobby-who" },
-      t(received ? "challengesYou" : "youChallenged", { name: other.name }),
-      " ",
-      el("a", { class: "lobby-username", href: this.profile(other.username), text: `@${other.username}` }),
-    );
+    const who = el("div", { class: "lobby-who" }, ...this.person(TEXT[received ? "challengesYou" : "youChallenged"], other));
     const actions = received
       ? [
           this.form(this.url("acceptUrl", c.id), t("accept"), "button"),
