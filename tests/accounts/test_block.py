@@ -124,3 +124,9 @@ def test_the_blocked_list_unblocks_and_comes_back(logged_in, user, bob) -> None:
 def test_the_edit_profile_page_links_to_the_blocked_list(logged_in) -> None:
     html = logged_in.get(reverse("accounts:profile_edit")).content.decode()
     assert f'href="{reverse("accounts:blocked")}"' in html
+
+
+def test_profiles_link_to_the_match_history(client, user, bob) -> None:
+    html = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+    assert f'href="{reverse("games:history", args=["bob"])}"' in html
+    assert "Bob's match history" in html

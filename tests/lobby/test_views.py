@@ -226,3 +226,8 @@ def test_the_demo_loader_posts_brunos_seek_once(settings) -> None:
     assert "nothing changed" in out.getvalue()
     assert Seek.objects.count() == 1
     assert demo.load(StringIO()) is False
+
+
+def test_base_links_the_live_games(client) -> None:
+    html = client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("games:watch")}">Watch<' in html
