@@ -525,6 +525,7 @@ class Table {
       return;
     }
     this.clearError();
+    this.$("status").focus({ preventScroll: true }); // the button goes away with the moves
   }
 
   // ---- rematch and spectators ---------------------------------------------------------------
