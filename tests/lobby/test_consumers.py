@@ -278,3 +278,16 @@ async def test_sync_sends_the_challenges_and_for_a_watcher_the_seeks(alice, bob,
         assert seeks == {"type": "seeks", "seeks": []}
     finally:
         await bobs.disconnect()
+
+
+async def test_a_flood_of_messages_is_throttled(alice, cookies, settings) -> None:
+    settings.GAMES_WS_THROTTLE = (2, 60.0)
+    alices = await me(cookies["alice"])
+    try:
+        for _ in range(3):
+            await send(alices, {"type": "sync"})
+        received = await frames(alices)
+        assert [f["type"] for f in received] == ["challenges", "challenges", "error"]
+        assert received[-1]["code"] == "throttled" and received[-1]["params"]["retry_after"] > 0
+    finally:
+        await alices.disconnect()
