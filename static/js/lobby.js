@@ -92,7 +92,7 @@ class PeopleLobby {
     const list = this.$("seeks");
     const live = seeks.filter((s) => Date.parse(s.expires_at) > Date.now());
     const items = live.map((seek) => this.seekItem(seek));
-    list.replaceChildren(...items);
+    this.keepFocus(list, "seek", () => list.replaceChildren(...items));
     this.$("seeks-empty").hidden = live.length > 0;
     const ids = new Set(live.map((s) => s.id));
     if (this.seekIds) {
@@ -140,9 +140,13 @@ class PeopleLobby {
     const all = [...this.challenges.values()].filter((c) => Date.parse(c.expires_at) > Date.now());
     const received = all.filter((c) => c.state === "received");
     const sent = all.filter((c) => c.state === "sent");
-    this.$("received").replaceChildren(...received.map((c) => this.challengeItem(c, true)));
+    const receivedList = this.$("received");
+    const sentList = this.$("sent");
+    this.keepFocus(receivedList, "challenge", () =>
+      receivedList.replaceChildren(...received.map((c) => this.challengeItem(c, true))),
+    );
     this.$("received-card").hidden = received.length === 0;
-    this.$("sent").replaceChildren(...sent.map((c) => this.challengeItem(c, false)));
+    this.keepFocus(sentList, "challenge", () => sentList.replaceChildren(...sent.map((c) => this.challengeItem(c, false))));
     this.$("sent-empty").hidden = sent.length > 0;
   }
 
@@ -167,6 +171,23 @@ class PeopleLobby {
       ),
       el("div", { class: "lobby-item-actions" }, ...actions),
     );
+  }
+
+  // A redraw must not throw away keyboard focus: put it back on the same button of the same
+  // item (by its data-seek / data-challenge id) when that item is still listed.
+  keepFocus(list, key, redraw) {
+    const active = document.activeElement;
+    const item = active && list.contains(active) ? active.closest(`[data-${key}]`) : null;
+    const buttons = item ? [...item.querySelectorAll("button")] : [];
+    const index = buttons.indexOf(active);
+    redraw();
+    if (!item) return;
+    const again = list.querySelector(`[data-${key}="${CSS.escape(item.dataset[key])}"]`);
+    const target = again ? again.querySelectorAll("button")[Math.max(index, 0)] : list.closest("section").querySelector("h2");
+    if (target) {
+      if (target.tagName === "H2") target.setAttribute("tabindex", "-1");
+      target.focus();
+    }
   }
 
   // ---- time ---------------------------------------------------------------------------------
