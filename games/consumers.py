@@ -287,7 +287,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         count only when it tells this socket something new)."""
         frame = event["frame"]
         if frame.get("type") == "spectators":
-            if frame.get("count") == self.spectators_sent:
+            # Notices from several sockets (and processes) may arrive out of order: the count
+            # they carry is only a hint, the cache holds the truth. Read it, send it if new.
+            count = await sync_to_async(spectators.spectator_count)(self.game_id)
+            if count == self.spectators_sent:
                 return
-            self.spectators_sent = frame.get("count")
+            frame = {"type": "spectators", "count": count}
+            self.spectators_sent = count
         await self.send_json(frame)
