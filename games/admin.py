@@ -21,7 +21,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["status", "ranked"]
     search_fields = ["user0__username", "user1__username"]
     list_select_related = ["user0", "user1"]
-    readonly_fields = ["created_at", "updated_at", "finished_at"]
+    readonly_fields = ["created_at", "updated_at", "finished_at", "rematch_offered_by", "rematch"]
     raw_id_fields = ["user0", "user1"]
     inlines = [GameInline]
 
@@ -50,8 +50,8 @@ class GameAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     """Moves are append-only: the admin shows them and changes nothing."""
 
-    list_display = ["game", "ply", "seat", "text", "version", "created_at"]
-    list_filter = ["seat"]
+    list_display = ["game", "ply", "seat", "kind", "text", "undoes", "version", "created_at"]
+    list_filter = ["seat", "kind"]
     readonly_fields = [f.name for f in Move._meta.fields]
 
     def has_add_permission(self, request) -> bool:
