@@ -6,49 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import time
-from typing import Any
+from typing import Any, ClassVar
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games import services, spectators, sweeper
 from games.broadcast import GAME_NOTICE, game_group, viewer_key
-from games.errors import BAD_MESSAGE, NOT_FOUND, STALE_VERSION, THROTTLED, GameError
+from games.errors import NOT_FOUND, STALE_VERSION, GameError
 from games.selectors import game_connect
-
-#: Close code sent after a ``not_found`` error (4000 to 4999 are the application's own).
-CLOSE_NOT_FOUND = 4404
+from games.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
 
 
-def _bad(message: str) -> GameError:
-    return GameError(BAD_MESSAGE, message)
-
-
-class _Bucket:
-    """A token bucket: ``burst`` messages at once, refilled over ``period`` seconds."""
-
-    def __init__(self, burst: int, period: float) -> None:
-        self.burst = burst
-        self.rate = burst / period
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> float:
-        """0 if a message may pass now, else the seconds until one may."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.rate
-
-
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(JsonSocket):
+    handlers: ClassVar[dict[str, str]] = {
+        "move": "_on_move",
+        "undo": "_on_undo",
+        "resign": "_on_resign",
+        "abort": "_on_abort",
+        "rematch": "_on_rematch",
+        "sync": "_resync",
+    }
     game_id: int
     match_id: int | None
     seat: int | None
@@ -63,21 +42,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.seat = None
         self.match_id = None
         self.last_version = -1
-        self.joined = False
         self.watching = False
         self.refresher = None
         self.spectators_sent: int | None = None
-        burst, period = settings.GAMES_WS_THROTTLE
-        self.bucket = _Bucket(int(burst), float(period))
         await self.accept()
-        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
-        self.joined = True  # joined before reading, so no change slips between read and join
+        await self.join(game_group(self.game_id))  # before reading: no change slips between
         try:
             self.seat, frame = await database_sync_to_async(game_connect)(
                 game_id=self.game_id, user=self.user
             )
         except GameError as exc:
-            await self.send_json(exc.to_frame())
+            await self.send_error(exc)
             await self.close(code=CLOSE_NOT_FOUND if exc.code == NOT_FOUND else None)
             return
         self.match_id = frame["match"]["id"]
@@ -90,9 +65,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "watching", False):
             await self._unwatch()
-        if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
-            self.joined = False
+        await super().disconnect(code)
 
     # --- spectators
 
@@ -137,116 +110,56 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     # --- client -> server
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            wait = self.bucket.take()
-            if wait:
-                raise GameError(
-                    THROTTLED,
-                    "Too many messages: wait a moment.",
-                    params={"retry_after": round(wait, 1)},
-                )
-            if text_data is None:
-                raise _bad("Send JSON text frames.")
-            if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
-                raise _bad("That message is too long.")
-            try:
-                content = json.loads(text_data)
-            except ValueError:
-                raise _bad("That message is not JSON.") from None
-            if not isinstance(content, dict):
-                raise _bad("A message is a JSON object with a type.")
-        except GameError as exc:
-            await self.send_json(exc.to_frame())
-            return
-        await self.receive_json(content)
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        kind = content.get("type")
-        handlers = {
-            "move": self._on_move,
-            "resign": self._on_resign,
-            "undo": self._on_undo,
-            "abort": self._on_abort,
-            "rematch": self._on_rematch,
-            "sync": self._resync,
-        }
-        handler = handlers.get(kind if isinstance(kind, str) else "")
-        if handler is None:
-            await self.send_json(
-                _bad(
-                    'Unknown message type: use "move", "undo", "resign", "abort", "rematch" '
-                    'or "sync".'
-                ).to_frame()
-            )
-            return
-        await handler(content)
+    async def refused(self, exc: GameError, content: dict[str, Any]) -> None:
+        """Echo a move's id with its refusal; after ``stale_version`` send the current state."""
+        move_id = content.get("id") if content.get("type") == "move" else None
+        echo = move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
+        await self.send_error(exc, move_id=echo)
+        if exc.code == STALE_VERSION:
+            await self._resync()
 
     async def _on_move(self, content: dict[str, Any]) -> None:
-        move_id = content.get("id")
-        echo = move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
-        move, version = content.get("move"), content.get("version")
-        try:
-            if not isinstance(move_id, str) or not 1 <= len(move_id) <= services.MAX_MOVE_ID:
-                raise _bad("A move needs an id: a string of 1 to 64 characters.")
-            if not isinstance(move, str) or not move or len(move) > 32:
-                raise _bad("A move needs its text, such as h:7D-c2.")
-            if isinstance(version, bool) or not isinstance(version, int):
-                raise _bad("A move needs the version it was chosen against.")
-            result = await database_sync_to_async(services.game_play_move)(
-                game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
-            )
-        except GameError as exc:
-            await self.send_json(exc.to_frame(move_id=echo))
-            if exc.code == "stale_version":
-                await self._resync()
-            return
+        move_id, move, version = content.get("id"), content.get("move"), content.get("version")
+        if not isinstance(move_id, str) or not 1 <= len(move_id) <= services.MAX_MOVE_ID:
+            raise bad_message("A move needs an id: a string of 1 to 64 characters.")
+        if not isinstance(move, str) or not move or len(move) > 32:
+            raise bad_message("A move needs its text, such as h:7D-c2.")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise bad_message("A move needs the version it was chosen against.")
+        result = await database_sync_to_async(services.game_play_move)(
+            game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
+        )
         if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
             await self._resync()
 
     async def _on_resign(self, content: dict[str, Any]) -> None:
         scope = content.get("scope")
-        try:
-            if scope not in services.RESIGN_SCOPES:
-                raise _bad('Resign the "game" or the "match": send scope "game" or "match".')
-            await database_sync_to_async(services.game_resign)(
-                game_id=self.game_id, user=self.user, scope=scope
-            )
-        except GameError as exc:
-            await self.send_json(exc.to_frame())
+        if scope not in services.RESIGN_SCOPES:
+            raise bad_message('Resign the "game" or the "match": send scope "game" or "match".')
+        await database_sync_to_async(services.game_resign)(
+            game_id=self.game_id, user=self.user, scope=scope
+        )
 
     async def _on_undo(self, content: dict[str, Any]) -> None:
         version = content.get("version")
-        try:
-            if isinstance(version, bool) or not isinstance(version, int):
-                raise _bad("An undo needs the version it was asked against.")
-            await database_sync_to_async(services.game_undo)(
-                game_id=self.game_id, user=self.user, version=version
-            )
-        except GameError as exc:
-            await self.send_json(exc.to_frame())
-            if exc.code == STALE_VERSION:
-                await self._resync()
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise bad_message("An undo needs the version it was asked against.")
+        await database_sync_to_async(services.game_undo)(
+            game_id=self.game_id, user=self.user, version=version
+        )
 
     async def _on_abort(self, content: dict[str, Any]) -> None:
-        try:
-            await database_sync_to_async(services.game_abort)(game_id=self.game_id, user=self.user)
-        except GameError as exc:
-            await self.send_json(exc.to_frame())
+        await database_sync_to_async(services.game_abort)(game_id=self.game_id, user=self.user)
 
     async def _on_rematch(self, content: dict[str, Any]) -> None:
         action = content.get("action")
-        try:
-            if action not in services.REMATCH_ACTIONS:
-                raise _bad('A rematch needs an action: "offer", "accept" or "decline".')
-            if self.match_id is None:
-                raise GameError(NOT_FOUND, "There is no such game.")
-            result = await database_sync_to_async(services.match_rematch)(
-                match_id=self.match_id, user=self.user, action=action
-            )
-        except GameError as exc:
-            await self.send_json(exc.to_frame())
-            return
+        if action not in services.REMATCH_ACTIONS:
+            raise bad_message('A rematch needs an action: "offer", "accept" or "decline".')
+        if self.match_id is None:
+            raise GameError(NOT_FOUND, "There is no such game.")
+        result = await database_sync_to_async(services.match_rematch)(
+            match_id=self.match_id, user=self.user, action=action
+        )
         # The sockets of the match's last game hear of a change by broadcast; a socket on an
         # earlier game of the match, or asking again once the rematch exists, is answered here.
         if result.notified != self.game_id:
@@ -258,7 +171,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 game_id=self.game_id, user=self.user
             )
         except GameError as exc:
-            await self.send_json(exc.to_frame())
+            await self.send_error(exc)
             return
         await self._send_state(frame)
 

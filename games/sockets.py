@@ -1,0 +1,134 @@
+"""What every socket of the site does before and after its own work (docs/protocol.md): refuse
+frames that are not JSON text or too long (``bad_message``), throttle each connection with a
+token bucket (``throttled``), send a message to the handler its ``type`` names, and turn a
+refusal (a ``GameError``) into an ``error`` frame. It also keeps the groups a socket joined,
+to leave them all when it closes.
+
+A consumer subclasses ``JsonSocket``, names its handlers in ``handlers`` (message type →
+method name) and raises ``GameError`` from them; ``refused`` may be overridden to do more
+than send the error frame (the game socket echoes a move's id and resyncs on a stale version).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, ClassVar
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from games.errors import BAD_MESSAGE, THROTTLED, GameError
+
+#: Close codes after a refusal on connect (4000 to 4999 are the application's own).
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+def bad_message(message: str) -> GameError:
+    """A ``bad_message`` refusal: the frame's shape is wrong."""
+    return GameError(BAD_MESSAGE, message)
+
+
+class TokenBucket:
+    """A token bucket: ``burst`` messages at once, refilled over ``period`` seconds."""
+
+    def __init__(self, burst: int, period: float) -> None:
+        self.burst = burst
+        self.rate = burst / period
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> float:
+        """0 if a message may pass now, else the seconds until one may."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+class JsonSocket(AsyncJsonWebsocketConsumer):
+    """A socket of JSON objects with a ``type``, each answered by one handler.
+
+    Limits (``GAMES_WS_MAX_MESSAGE``, ``GAMES_WS_THROTTLE``) are read per connection.
+    """
+
+    #: Message type → the name of the handler method, ``async def h(self, content)``.
+    handlers: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        burst, period = settings.GAMES_WS_THROTTLE
+        self.bucket = TokenBucket(int(burst), float(period))
+        self.joined_groups: list[str] = []
+
+    # --- groups
+
+    async def join(self, group: str) -> None:
+        """Join ``group`` once; left again on disconnect."""
+        if group not in self.joined_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined_groups.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.joined_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined_groups = []
+
+    # --- client -> server
+
+    def decode(self, text_data: str | None) -> dict[str, Any]:
+        """The message as a dict, after the throttle and the size limit; else GameError."""
+        wait = self.bucket.take()
+        if wait:
+            raise GameError(
+                THROTTLED,
+                "Too many messages: wait a moment.",
+                params={"retry_after": round(wait, 1)},
+            )
+        if text_data is None:
+            raise bad_message("Send JSON text frames.")
+        if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
+            raise bad_message("That message is too long.")
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            raise bad_message("That message is not JSON.") from None
+        if not isinstance(content, dict):
+            raise bad_message("A message is a JSON object with a type.")
+        return content
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = self.decode(text_data)
+        except GameError as exc:
+            await self.send_error(exc)
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        name = self.handlers.get(kind if isinstance(kind, str) else "")
+        try:
+            if name is None:
+                raise bad_message(f"Unknown message type: use {self._known_types()}.")
+            await getattr(self, name)(content)
+        except GameError as exc:
+            await self.refused(exc, content)
+
+    def _known_types(self) -> str:
+        names = [f'"{kind}"' for kind in self.handlers]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+    async def refused(self, exc: GameError, content: dict[str, Any]) -> None:
+        """A handler refused ``content``: send the error frame."""
+        await self.send_error(exc)
+
+    # --- server -> client
+
+    async def send_error(self, exc: GameError, move_id: str | None = None) -> None:
+        """Send ``exc`` as an ``error`` frame (echoing ``move_id`` when it answers a move)."""
+        await self.send_json(exc.to_frame(move_id=move_id))

@@ -1,0 +1,64 @@
+"""The plumbing every socket shares (games/sockets.py): the throttle, the decoding of frames and
+the dispatch by type. The sockets themselves are tested in test_consumers.py (both apps)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import sockets
+from games.consumers import GameConsumer
+from games.errors import GameError
+from games.sockets import JsonSocket, TokenBucket
+from lobby.consumers import NotificationConsumer
+
+
+def test_the_bucket_lets_a_burst_pass_then_refills_over_the_period(monkeypatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(sockets.time, "monotonic", lambda: now[0])
+    bucket = TokenBucket(3, 30.0)  # 3 at once, one more every 10 s
+    assert [bucket.take() for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert bucket.take() == pytest.approx(10.0)
+    now[0] += 5.0
+    assert bucket.take() == pytest.approx(5.0)
+    now[0] += 5.0
+    assert bucket.take() == 0.0
+    now[0] += 1000.0  # never more than the burst
+    assert [bucket.take() for _ in range(4)][-1] > 0
+
+
+def _decode_error(socket: JsonSocket, text: str | None) -> GameError:
+    with pytest.raises(GameError) as caught:
+        socket.decode(text)
+    return caught.value
+
+
+def test_decode_refuses_what_is_not_a_json_object_of_allowed_size(settings) -> None:
+    settings.GAMES_WS_MAX_MESSAGE = 40
+    settings.GAMES_WS_THROTTLE = (100, 10.0)
+    socket = JsonSocket()
+    for text in (None, "{not json", "[1, 2]", json.dumps({"type": "x" * 50})):
+        assert _decode_error(socket, text).code == "bad_message", text
+    assert socket.decode('{"type": "sync"}') == {"type": "sync"}
+
+
+def test_decode_throttles_before_reading(settings) -> None:
+    settings.GAMES_WS_THROTTLE = (2, 60.0)
+    socket = JsonSocket()
+    socket.decode("{}")
+    socket.decode("{}")
+    error = _decode_error(socket, "{}")
+    assert error.code == "throttled" and error.params["retry_after"] > 0
+
+
+def test_an_unknown_type_is_answered_with_the_types_each_socket_knows() -> None:
+    assert GameConsumer()._known_types() == (
+        '"move", "undo", "resign", "abort", "rematch" or "sync"'
+    )
+    assert NotificationConsumer()._known_types() == (
+        '"challenge_answer", "seek_take", "watch_seeks" or "sync"'
+    )
+    for consumer in (GameConsumer(), NotificationConsumer()):
+        for name in consumer.handlers.values():
+            assert callable(getattr(consumer, name)), name
