@@ -1,6 +1,8 @@
-"""The one error the games app raises to players: a stable code and a readable message.
+"""The one error the site raises to players: a stable code and a readable message.
 
-The same codes reach the WebSocket (docs/protocol.md) and, later, the REST API.
+``CODES`` is the site's one registry of codes: the game's, and the lobby's (whose refusals are
+``lobby.errors.LobbyError``, a plain subclass). The same codes reach both sockets
+(docs/protocol.md) and, later, the REST API; a code not listed here is a programming error.
 """
 
 from __future__ import annotations
@@ -18,6 +20,14 @@ UNAUTHENTICATED = "unauthenticated"
 THROTTLED = "throttled"
 NOTHING_TO_UNDO = "nothing_to_undo"
 
+# The lobby's (docs/lobby.md):
+EXPIRED = "expired"  # the challenge or seek ran out of time
+TAKEN = "taken"  # someone else took the seek first
+BLOCKED = "blocked"  # you blocked this player (never said to the player who was blocked)
+CLOSED = "closed"  # the challenge was already answered or cancelled, the seek cancelled
+TOO_MANY = "too_many"  # too many pending challenges or open seeks of yours
+DUPLICATE = "duplicate"  # you already have a pending challenge to this player
+
 CODES = frozenset(
     {
         NOT_YOUR_TURN,
@@ -30,6 +40,12 @@ CODES = frozenset(
         UNAUTHENTICATED,
         THROTTLED,
         NOTHING_TO_UNDO,
+        EXPIRED,
+        TAKEN,
+        BLOCKED,
+        CLOSED,
+        TOO_MANY,
+        DUPLICATE,
     }
 )
 
@@ -47,7 +63,7 @@ class GameError(Exception):
         engine_code: str = "",
     ) -> None:
         if code not in CODES:
-            raise ValueError(f"unknown game error code {code!r}")
+            raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
         self.code = code
         self.message = message
@@ -66,4 +82,4 @@ class GameError(Exception):
         return frame
 
     def __repr__(self) -> str:
-        return f"GameError({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
