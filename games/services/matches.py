@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 import engine
+from accounts.selectors import users_blocked_either_way
 from games import bots as bot_runner
 from games import services
 from games.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
@@ -16,6 +17,8 @@ from games.models import BotLevel, Game, Match
 from games.services._common import acting_seat, notice_on_commit
 
 REMATCH_ACTIONS = ("offer", "accept", "decline")
+#: The lobby's words for any refusal to play someone (a block is never revealed to the blocked).
+CANNOT_PLAY = "You cannot challenge this player."
 
 
 def match_create(*, user: Any, bot: str, rules: engine.Rules, ranked: bool = False) -> Match:
@@ -121,7 +124,9 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
     the new match with the same rules and the seats swapped; either may decline (the offer is
     then gone, and may be made again). One rematch per match: once made, every offer or accept
     answers with the same new match. Each change is sent to the sockets of the match's last
-    game as a ``rematch`` frame. GameError: bad_message, not_found, unauthenticated, forbidden.
+    game as a ``rematch`` frame. GameError: bad_message, not_found, unauthenticated, forbidden
+    (also for an offer or accept between people where either blocked the other: the lobby's
+    neutral words, which never reveal who blocked whom).
     """
     if action not in REMATCH_ACTIONS:
         raise GameError(BAD_MESSAGE, 'A rematch is "offer", "accept" or "decline".')
@@ -141,6 +146,8 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
         if match.rematch_id is not None:  # made already: the same answer again
             by = match.rematch_offered_by if match.rematch_offered_by is not None else seat
             return RematchResult("accepted", by, match.rematch_id, _first_game_id(match.rematch_id))
+        if action != "decline" and not match.against_bot and _blocked(match):
+            raise GameError(FORBIDDEN, CANNOT_PLAY)
         offered_by = match.rematch_offered_by
         if action == "decline":
             if offered_by is None:
@@ -166,6 +173,11 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
             notice_on_commit(last, result.to_frame())
             result = replace(result, notified=last)
     return result
+
+
+def _blocked(match: Match) -> bool:
+    """Whether either player of a match between people blocked the other (accounts.Block)."""
+    return users_blocked_either_way(user_a=match.user0, user_b=match.user1)
 
 
 def _rematch_open(match: Match) -> Match:

@@ -128,6 +128,45 @@ def test_only_by_its_players(alice, bob) -> None:
     assert _error(match_rematch, match_id=987654, user=alice, action="offer").code == "not_found"
 
 
+@pytest.mark.parametrize("blocker", ["alice", "bob"])
+def test_no_rematch_between_players_where_either_blocked_the_other(alice, bob, blocker) -> None:
+    from accounts.services import user_block
+
+    players = {"alice": alice, "bob": bob}
+    old = _finished(services.match_create_between(user0=alice, user1=bob, rules=SMALL), alice)
+    match_rematch(match_id=old.pk, user=alice, action="offer")  # offered before the block
+    user_block(blocker=players[blocker], blocked=players["bob" if blocker == "alice" else "alice"])
+
+    for user, action in ((bob, "accept"), (bob, "offer"), (alice, "offer")):
+        error = _error(match_rematch, match_id=old.pk, user=user, action=action)
+        # The lobby's neutral words, whoever blocked whom: the blocked player is never told.
+        assert (error.code, error.message) == ("forbidden", "You cannot challenge this player.")
+    assert Match.objects.count() == 1
+    old.refresh_from_db()
+    assert old.rematch is None
+    declined = match_rematch(match_id=old.pk, user=bob, action="decline")  # still answerable
+    assert declined.state == "declined"
+
+
+def test_a_block_after_the_rematch_was_made_changes_nothing(alice, bob) -> None:
+    from accounts.services import user_block
+
+    old = _finished(services.match_create_between(user0=alice, user1=bob, rules=SMALL), alice)
+    match_rematch(match_id=old.pk, user=alice, action="offer")
+    made = match_rematch(match_id=old.pk, user=bob, action="accept")
+    user_block(blocker=bob, blocked=alice)
+    again = match_rematch(match_id=old.pk, user=alice, action="offer")
+    assert (again.state, again.match_id) == ("accepted", made.match_id)
+
+
+def test_a_block_does_not_concern_a_rematch_against_a_bot(alice, bob) -> None:
+    from accounts.services import user_block
+
+    user_block(blocker=bob, blocked=alice)
+    old = _finished(services.match_create(user=alice, bot="random", rules=SMALL), alice)
+    assert match_rematch(match_id=old.pk, user=alice, action="offer").state == "accepted"
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_offer_and_accept_over_the_sockets_reach_both_tables(alice, bob) -> None:
