@@ -1,7 +1,9 @@
-"""The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished.
+"""The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, and
+marks the lobby's challenges and seeks that ran out of time (``lobby.services.lobby_expire``).
 
-``start()`` runs ``bot_turns_resume()`` at once and then every
-``settings.GAMES_SWEEPER_INTERVAL`` seconds in one daemon thread per process. It is called
+``start()`` runs ``sweep()`` at once and then every ``settings.GAMES_SWEEPER_INTERVAL``
+seconds in one daemon thread per process. Each job of a sweep runs on its own: one that fails
+is logged and the others still run. It is called
 when the server process starts (``spite/asgi.py``) and, in case that was missed, on the first
 WebSocket connection; it does nothing when the interval is 0 (tests) or once started.
 Several processes may sweep at once: see ``games.bots`` for why a bot move is never doubled.
@@ -42,13 +44,36 @@ def bot_turns_resume() -> list[int]:
     return ids
 
 
+def lobby_expire() -> int:
+    """Mark the lobby's challenges and seeks that ran out of time; return how many. (The lobby
+    depends on games, not the other way: imported when called.)"""
+    from lobby.services import lobby_expire as expire
+
+    return expire()
+
+
+def sweep() -> dict[str, object]:
+    """Run every job once, each on its own: a job that raises is logged and the next one
+    still runs. Returns what each job that succeeded returned, by name."""
+    done: dict[str, object] = {}
+    jobs = {"bot_turns_resume": bot_turns_resume, "lobby_expire": lobby_expire}  # patchable
+    for name, job in jobs.items():
+        try:
+            done[name] = job()
+        except Exception:
+            logger.exception("sweeper job %s failed", name)
+    if done.get("bot_turns_resume"):
+        logger.info("sweeper resumed bot turns in games %s", done["bot_turns_resume"])
+    if done.get("lobby_expire"):
+        logger.info("sweeper expired %s challenges and seeks", done["lobby_expire"])
+    return done
+
+
 def _loop(interval: float) -> None:
     while True:
         try:
-            resumed = bot_turns_resume()
-            if resumed:
-                logger.info("sweeper resumed bot turns in games %s", resumed)
-        except Exception:
+            sweep()
+        except Exception:  # sweep() isolates its jobs; this keeps the thread alive regardless
             logger.exception("sweeper failed")
         finally:
             connections.close_all()

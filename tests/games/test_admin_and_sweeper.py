@@ -1,4 +1,4 @@
-"""The admin pages of games, and the sweeper's start switch."""
+"""The admin pages of games, and the sweeper (its start switch, its jobs)."""
 
 from __future__ import annotations
 
@@ -47,3 +47,43 @@ def test_the_sweeper_starts_once_and_never_when_its_interval_is_zero(settings, m
     assert sweeper.start() is False
     sweeper._thread.join(timeout=5)
     assert started == [15.0]
+
+
+@pytest.mark.django_db
+def test_a_sweep_expires_the_lobbys_challenges_and_seeks(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    import engine
+    from lobby.models import Challenge, Seek
+    from lobby.services import challenge_create, seek_create
+
+    challenge = challenge_create(challenger=alice, challenged_username="bob", rules=engine.Rules())
+    seek = seek_create(owner=bob, rules=engine.Rules())
+    past = timezone.now() - timedelta(seconds=1)
+    Challenge.objects.filter(pk=challenge.pk).update(expires_at=past)
+    Seek.objects.filter(pk=seek.pk).update(expires_at=past)
+
+    assert sweeper.sweep() == {"bot_turns_resume": [], "lobby_expire": 2}
+    challenge.refresh_from_db()
+    seek.refresh_from_db()
+    assert (challenge.status, seek.status) == ("expired", "expired")
+
+
+@pytest.mark.django_db
+def test_one_failing_sweeper_job_does_not_stop_the_other(monkeypatch, caplog):
+    ran = []
+
+    def broken() -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(sweeper, "bot_turns_resume", broken)
+    monkeypatch.setattr(sweeper, "lobby_expire", lambda: ran.append("lobby") or 0)
+    assert sweeper.sweep() == {"lobby_expire": 0}
+    assert ran == ["lobby"] and "sweeper job bot_turns_resume failed" in caplog.text
+
+    monkeypatch.setattr(sweeper, "bot_turns_resume", lambda: ran.append("bots") or [])
+    monkeypatch.setattr(sweeper, "lobby_expire", broken)
+    assert sweeper.sweep() == {"bot_turns_resume": []}
+    assert ran == ["lobby", "bots"] and "sweeper job lobby_expire failed" in caplog.text
