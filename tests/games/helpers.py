@@ -40,7 +40,7 @@ def a_side_move(game: Game, seat: int = 0) -> str:
 
 
 def _reveals(before: engine.Game, after: engine.Game, seat: int) -> bool:
-    from games.selectors import _reveals as reveals
+    from games.selectors.actions import _reveals as reveals
 
     return reveals(before.view(seat), after.view(seat), seat)
 

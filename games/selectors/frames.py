@@ -1,0 +1,202 @@
+"""The ``state``, ``game_end`` and ``match_end`` frames a viewer receives.
+
+One builder serves the broadcast after a change (``game_event_frames``), a socket that connects
+or asks ``sync`` (``game_connect``) and the table page's ``initial_state``
+(``game_state_frame``), so the three can never disagree. A frame holds only the engine's view
+for its viewer: never the opponent's hand, the cards under a pay-off top, the stock's order or
+the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from games.broadcast import viewer_key
+from games.errors import NOT_FOUND, GameError
+from games.models import SEATS, Game, Match, Move
+from games.selectors.actions import _may_undo, game_may_abort, game_seats_moved, game_undo_plan
+from games.spectators import spectator_count
+
+#: How many of the latest moves a state frame carries.
+LAST_MOVES = 20
+
+
+def game_get(*, game_id: int) -> Game:
+    """The game with its match and seated users; GameError ``not_found`` if there is none."""
+    game = Game.objects.select_related("match__user0", "match__user1").filter(pk=game_id).first()
+    if game is None:
+        raise GameError(NOT_FOUND, "There is no such game.")
+    return game
+
+
+def _seat_info(match: Match, seat: int) -> dict[str, Any]:
+    level = match.bot_level(seat)
+    info: dict[str, Any] = {"name": match.seat_name(seat), "kind": "bot" if level else "human"}
+    if level:
+        info["level"] = level
+    return info
+
+
+def _next_game_id(game: Game) -> int | None:
+    if game.is_active:
+        return None
+    return (
+        Game.objects.filter(match_id=game.match_id, number=game.number + 1)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _rematch_info(match: Match) -> dict[str, Any] | None:
+    """The rematch after a finished match: who offered it, and the new match once accepted."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    game = None
+    if match.rematch_id is not None:
+        game = (
+            Game.objects.filter(match_id=match.rematch_id, number=1)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return {"offered_by": match.rematch_offered_by, "match": match.rematch_id, "game": game}
+
+
+def _match_info(match: Match, next_game: int | None) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "target": match.target,
+        "scores": match.scores,
+        "winner": match.winner,
+        "reason": match.end_reason or None,
+        "seats": [_seat_info(match, seat) for seat in SEATS],
+        "ranked": match.ranked,
+        "next_game": next_game,
+        "rematch": _rematch_info(match),
+    }
+
+
+def _last_moves(game: Game) -> list[dict[str, Any]]:
+    """The latest rows of the log, oldest first. A move taken back says ``"undone": true``; an
+    undo row is ``{"ply", "seat", "move": "undo", "kind": "undo", "undoes": n}``. Rows shown
+    are only ever taken back by later rows, which are shown too, so the window suffices."""
+    rows = list(
+        Move.objects.filter(game_id=game.pk)
+        .order_by("-ply")
+        .values("ply", "seat", "kind", "text", "undoes")[:LAST_MOVES]
+    )
+    rows.reverse()
+    entries: list[dict[str, Any]] = []
+    in_force: list[dict[str, Any]] = []
+    for r in rows:
+        entry: dict[str, Any] = {"ply": r["ply"], "seat": r["seat"], "move": r["text"]}
+        if r["kind"] == Move.Kind.UNDO:
+            entry.update(kind="undo", undoes=r["undoes"])
+            for _ in range(min(r["undoes"], len(in_force))):
+                in_force.pop()["undone"] = True
+        else:
+            in_force.append(entry)
+        entries.append(entry)
+    return entries
+
+
+class _FrameBuilder:
+    """The parts of a state frame every viewer shares, read once; views added per viewer."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.match = game.match
+        self.engine_game = engine.Game.from_dict(game.state)
+        self.next_game = _next_game_id(game)
+        self._moved: set[int] | None = None
+        self.common: dict[str, Any] = {
+            "game": {
+                "id": game.pk,
+                "number": game.number,
+                "status": game.status,
+                "outcome": game.outcome_dict(),
+                "first_player": game.first_player,
+            },
+            "version": game.version,
+            "last_moves": _last_moves(game),
+            "match": _match_info(self.match, self.next_game),
+            "spectators": spectator_count(game.pk),
+        }
+
+    def can_undo(self, seat: int | None) -> bool:
+        if seat is None or not _may_undo(self.game, seat):
+            return False
+        return game_undo_plan(self.game, seat) is not None
+
+    def can_abort(self, seat: int | None) -> bool:
+        if seat is None or self.game.number != 1 or not self.game.is_active:
+            return False
+        if self._moved is None:
+            self._moved = game_seats_moved(self.game)
+        return game_may_abort(self.game, seat, self._moved)
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        view = self.engine_game.view(seat)
+        if not self.game.is_active:
+            view["legal_moves"] = []  # ended by resignation or abort: the engine does not know
+        return {
+            "type": "state",
+            **self.common,
+            "view": view,
+            "you": seat,
+            "can_undo": self.can_undo(seat),
+            "can_abort": self.can_abort(seat),
+        }
+
+    def game_end(self) -> dict[str, Any]:
+        game, match = self.game, self.match
+        return {
+            "type": "game_end",
+            "game": game.pk,
+            "winner": game.winner,
+            "points": game.points,
+            "reason": game.reason,
+            "scores": match.scores,
+            "match_over": match.status != Match.Status.ACTIVE,
+            "next_game": self.next_game,
+        }
+
+    def match_end(self) -> dict[str, Any]:
+        match = self.match
+        return {
+            "type": "match_end",
+            "match": match.pk,
+            "winner": match.winner,
+            "scores": match.scores,
+            "reason": match.end_reason,
+        }
+
+
+def game_state_frame(game: Game, viewer_seat: int | None) -> dict[str, Any]:
+    """The ``state`` frame for one viewer (a seat, or None for a spectator)."""
+    return _FrameBuilder(game).state(viewer_seat)
+
+
+def game_event_frames(
+    game: Game, *, game_ended: bool = False, match_ended: bool = False
+) -> dict[str, list[dict[str, Any]]]:
+    """Every viewer's frames after a change: the state, then ``game_end`` and ``match_end``
+    when this change ended the game or the match. Keyed by ``broadcast.viewer_key``; bot
+    seats get no frames (nobody watches through their eyes)."""
+    builder = _FrameBuilder(game)
+    tail = []
+    if game_ended:
+        tail.append(builder.game_end())
+    if match_ended:
+        tail.append(builder.match_end())
+    viewers: list[int | None] = [s for s in SEATS if not game.match.is_bot(s)]
+    viewers.append(None)
+    return {viewer_key(seat): [builder.state(seat), *tail] for seat in viewers}
+
+
+def game_connect(*, game_id: int, user: object) -> tuple[int | None, dict[str, Any]]:
+    """For a socket that connects (or asks ``sync``): the viewer's seat and state frame."""
+    game = game_get(game_id=game_id)
+    seat = game.match.seat_of(user)
+    return seat, game_state_frame(game, seat)
