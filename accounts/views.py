@@ -17,6 +17,11 @@ from accounts import services
 from accounts.forms import DeleteAccountForm, LoginForm, ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import user_blocked_list, user_has_blocked, user_public_get
+from games.selectors import match_history_for, match_history_rows
+from leagues.selectors import user_league_ratings, user_record
+
+# How many of a player's latest matches their profile lists (the history page has them all).
+RECENT_MATCHES = 5
 
 # The backend a freshly signed-up player is logged in with (several are configured).
 _LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -103,10 +108,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         and not is_own
         and user_has_blocked(blocker=viewer, blocked=profile_user)
     )
+    latest = list(match_history_for(profile_user)[:RECENT_MATCHES])
+    recent = match_history_rows(latest, profile_user)
     return render(
         request,
         "accounts/profile.html",
-        {"profile_user": profile_user, "is_own_profile": is_own, "blocked_by_me": blocked},
+        {
+            "profile_user": profile_user,
+            "is_own_profile": is_own,
+            "blocked_by_me": blocked,
+            "league_ratings": user_league_ratings(user=profile_user),
+            "record": user_record(user=profile_user),
+            "recent_matches": recent,
+        },
     )
 
 

@@ -115,6 +115,11 @@ class Match(models.Model):
                 condition=Q(rematch_offered_by__isnull=True) | Q(rematch_offered_by__in=SEATS),
                 name="games_match_rematch_offer_is_a_seat",
             ),
+            # A ranked match belongs to a league (leagues.services.ranked_match_create).
+            models.CheckConstraint(
+                condition=Q(ranked=False) | Q(league__isnull=False),
+                name="games_match_ranked_has_league",
+            ),
         ]
         indexes = [models.Index(fields=["status"], name="games_match_status_idx")]
 

@@ -1,20 +1,242 @@
-"""Leagues. For now only the League itself, so a match can belong to one (Match.league);
-the leagues issue adds membership, ratings, the ranked queue and tournaments."""
+"""Leagues, their members and ratings, the ranked queue (docs/leagues.md).
 
+Writes go through ``leagues.services`` only; reads for pages and sockets through
+``leagues.selectors``. A ranked match (``games.Match.ranked``) always belongs to a league and
+is played between active members of it under the league's knobs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+import engine
+from leagues import glicko2
+
+
+def house_rules() -> dict[str, Any]:
+    """The engine's house rules, every knob (the default of ``League.rules``)."""
+    return engine.Rules().to_dict()
 
 
 class League(models.Model):
-    """A named league; its matches point at it through ``Match.league``."""
+    """A named league: its ranked matches use its ``rules``; members join it openly or by a
+    moderator's approval; archived leagues keep their standings but play no more."""
+
+    class Admission(models.TextChoices):
+        OPEN = "open", _("open: anyone may join")
+        APPROVAL = "approval", _("by approval: a moderator accepts each request")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        ARCHIVED = "archived", _("archived")
 
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     description = models.TextField(_("description"), blank=True)
+    rules = models.JSONField(
+        _("rules"), default=house_rules, help_text=_("engine Rules.to_dict(), every knob")
+    )
+    admission = models.CharField(
+        _("admission"), max_length=16, choices=Admission.choices, default=Admission.OPEN
+    )
+    turn_time_limit = models.PositiveIntegerField(
+        _("turn time limit (seconds)"),
+        default=120,
+        validators=[MinValueValidator(10)],
+        help_text=_("the longest a turn of a ranked match may take"),
+    )
+    disconnect_grace = models.PositiveIntegerField(
+        _("disconnect grace period (seconds)"),
+        default=60,
+        help_text=_("how long a disconnected player of a ranked match is waited for"),
+    )
+    bots_ranked = models.BooleanField(
+        _("bots may play ranked"),
+        default=False,
+        help_text=_("members may play ranked matches against the engine's bots"),
+    )
+    rating_period_days = models.PositiveSmallIntegerField(
+        _("rating period (days)"),
+        default=7,
+        validators=[MinValueValidator(1)],
+        help_text=_("a member's rating deviation grows once per whole period without a match"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rating_period_days__gte=1), name="leagues_league_period_positive"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def engine_rules(self) -> engine.Rules:
+        return engine.Rules.from_dict(self.rules)
+
+
+class Membership(models.Model):
+    """A player in a league: role, status, Glicko-2 rating and record. ``rated_at`` is the end
+    of the player's last rated match (None before the first): the deviation grows from there."""
+
+    class Role(models.TextChoices):
+        PLAYER = "player", _("player")
+        MODERATOR = "moderator", _("moderator")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        ACTIVE = "active", _("active")
+        LEFT = "left", _("left")
+        BANNED = "banned", _("banned")
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("league")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,  # accounts are anonymised, never deleted
+        related_name="league_memberships",
+        verbose_name=_("player"),
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
+    rating = models.FloatField(_("rating"), default=glicko2.START_RATING)
+    deviation = models.FloatField(_("rating deviation"), default=glicko2.START_DEVIATION)
+    volatility = models.FloatField(_("volatility"), default=glicko2.START_VOLATILITY)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    losses = models.PositiveIntegerField(_("losses"), default=0)
+    points_for = models.PositiveIntegerField(_("points for"), default=0)
+    points_against = models.PositiveIntegerField(_("points against"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["league_id", "-rating", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="leagues_membership_once"),
+        ]
+        indexes = [
+            models.Index(fields=["league", "status"], name="leagues_member_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_moderator(self) -> bool:
+        return self.is_active and self.role == self.Role.MODERATOR
+
+    @property
+    def ties(self) -> int:
+        """Rated matches neither won nor lost (a match cannot end tied today: kept honest)."""
+        return self.matches - self.wins - self.losses
+
+    @property
+    def glicko(self) -> glicko2.Rating:
+        """The stored rating, without the growth of the deviation since ``rated_at``."""
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+
+class QueueEntry(models.Model):
+    """A member waiting in a league's ranked queue. The queue socket creates it on connect,
+    refreshes ``seen_at`` while it waits and deletes it on disconnect; an entry not seen for
+    ``LEAGUES_QUEUE_TTL`` seconds (its server process died) no longer counts."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="queue", verbose_name=_("league")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    rating_at_join = models.FloatField(_("rating when joining"))
+    joined_at = models.DateTimeField(_("joined at"))
+    seen_at = models.DateTimeField(_("last seen at"))
+    channel = models.CharField(
+        _("socket"), max_length=200, blank=True, help_text=_("the channel name of its socket")
+    )
+
+    class Meta:
+        verbose_name_plural = _("queue entries")
+        ordering = ["league_id", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="leagues_queue_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} waiting in {self.league}"
+
+
+class RatingChange(models.Model):
+    """One rated match for one member: the rating before (as stored, and the periods of
+    inactivity added to its deviation), the opponent as rated against, the score, and the
+    rating after. One per member and match, so a match is never rated twice; enough to
+    recompute a league's ratings from its matches."""
+
+    membership = models.ForeignKey(
+        Membership,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("membership"),
+    )
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("match"),
+    )
+    score = models.FloatField(_("score"), help_text=_("1 a win, 0.5 a draw, 0 a loss"))
+    idle_periods = models.PositiveIntegerField(_("idle rating periods"), default=0)
+    rating_before = models.FloatField(_("rating before"))
+    deviation_before = models.FloatField(_("deviation before"))
+    volatility_before = models.FloatField(_("volatility before"))
+    opponent_rating = models.FloatField(_("opponent's rating"))
+    opponent_deviation = models.FloatField(_("opponent's deviation"))
+    rating_after = models.FloatField(_("rating after"))
+    deviation_after = models.FloatField(_("deviation after"))
+    volatility_after = models.FloatField(_("volatility after"))
+    at = models.DateTimeField(_("rated at"))
+
+    class Meta:
+        ordering = ["membership_id", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership", "match"], name="leagues_ratingchange_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.membership}: {self.rating_before:.0f} → {self.rating_after:.0f} "
+            f"(match {self.match_id})"
+        )
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before

@@ -33,3 +33,13 @@ class ChallengeForm(RulesForm):
 
     def clean_username(self) -> str:
         return str(self.cleaned_data.get("username") or "").strip()
+
+
+class RankedChallengeForm(forms.Form):
+    """Challenge a member to a ranked match of a league (the league's knobs: none to choose)."""
+
+    username = forms.CharField(max_length=150)
+    league = forms.SlugField(max_length=80)
+
+    def clean_username(self) -> str:
+        return str(self.cleaned_data.get("username") or "").strip()

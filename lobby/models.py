@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Challenge(models.Model):
-    """``challenger`` invites ``challenged`` to a casual match under ``rules``. Accepting it
-    starts the match (the challenger is player one) and records it in ``match``."""
+    """``challenger`` invites ``challenged`` to a casual match under ``rules`` (or, with a
+    ``league``, to a ranked match of that league under its knobs). Accepting it starts the
+    match (the challenger is player one) and records it in ``match``."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for an answer")
@@ -38,6 +39,15 @@ class Challenge(models.Model):
         verbose_name=_("challenged player"),
     )
     rules = models.JSONField(_("rules"), help_text=_("engine Rules.to_dict(), every knob"))
+    league = models.ForeignKey(
+        "leagues.League",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("league"),
+        help_text=_("set for a ranked challenge: a ranked match of this league, its knobs"),
+    )
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
@@ -69,6 +79,11 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge {self.pk}: {self.challenger} to {self.challenged} ({self.status})"
+
+    @property
+    def ranked(self) -> bool:
+        """A ranked challenge: accepting it starts a ranked match of ``league``."""
+        return self.league_id is not None
 
     @property
     def is_open(self) -> bool:

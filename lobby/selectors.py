@@ -90,7 +90,7 @@ def _challenges_involving(user: User) -> QuerySet[Challenge]:
         Challenge.objects.filter(Q(challenger_id=user.pk) | Q(challenged_id=user.pk))
         .exclude(user_block_partners_q(user=user, field="challenger"))
         .exclude(user_block_partners_q(user=user, field="challenged"))
-        .select_related("challenger", "challenged")
+        .select_related("challenger", "challenged", "league")
     )
 
 
@@ -120,13 +120,19 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> str:
 def challenge_data(challenge: Challenge, *, viewer_id: int) -> dict[str, Any]:
     """One challenge as the per-user socket carries it, seen by ``viewer_id``."""
     game_id = _first_game_id(challenge.match_id)
+    league = challenge.league if challenge.league_id is not None else None
+    summary = rules_summary(challenge.rules)
+    if league is not None:
+        summary = _("Ranked in %(league)s: %(rules)s") % {"league": league.name, "rules": summary}
     return {
         "id": challenge.pk,
         "state": challenge_state(challenge, viewer_id=viewer_id),
         "from": _person(challenge.challenger),
         "to": _person(challenge.challenged),
         "rules": challenge.rules,
-        "summary": rules_summary(challenge.rules),
+        "ranked": league is not None,
+        "league": {"slug": league.slug, "name": league.name} if league is not None else None,
+        "summary": summary,
         "created_at": _when(challenge.created_at),
         "expires_at": _when(challenge.expires_at),
         "game": game_id,

@@ -20,9 +20,11 @@ from django.utils import timezone
 import engine
 from accounts.models import User
 from accounts.selectors import user_has_blocked
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import Match
 from games.services import match_create_between
+from leagues.models import League
+from leagues.services import ranked_match_create, ranked_terms
 from lobby.broadcast import seeks_changed_send, user_frames_send
 from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
 from lobby.models import Challenge, Seek
@@ -105,14 +107,38 @@ def _expired_challenge() -> LobbyError:
     return LobbyError(EXPIRED, "This challenge expired before it was answered.")
 
 
+def _ranked_rules(league: League, challenger: User, challenged: User) -> engine.Rules:
+    """The league's knobs for a ranked challenge, or a LobbyError (forbidden) saying why the
+    two may not play a ranked match there."""
+    try:
+        return ranked_terms(league=league, user0=challenger, user1=challenged)
+    except GameError as exc:
+        raise LobbyError(FORBIDDEN, exc.message) from None
+
+
+def _ranked_refusal(league: League, challenger: User, challenged: User) -> str:
+    """Why the two may no longer play ranked in ``league`` ("" when they may)."""
+    try:
+        ranked_terms(league=league, user0=challenger, user1=challenged)
+    except GameError as exc:
+        return exc.message
+    return ""
+
+
 # --- challenges -------------------------------------------------------------------------------
 
 
 def challenge_create(
-    *, challenger: Any, challenged_username: str, rules: engine.Rules
+    *,
+    challenger: Any,
+    challenged_username: str,
+    rules: engine.Rules | None = None,
+    league: League | None = None,
 ) -> Challenge:
     """``challenger`` invites the player called ``challenged_username`` (any case) to a casual
-    match under ``rules``. The challenged player is told at once on their socket.
+    match under ``rules`` — or, with a ``league``, to a ranked match of that league under its
+    knobs (both must be active members of the active league: forbidden otherwise, saying
+    why). The challenged player is told at once on their socket.
 
     Refusals: unauthenticated; not_found (no such player); forbidden (yourself, an account
     that cannot play, or one that blocked you — said as "You cannot challenge this player.",
@@ -132,6 +158,10 @@ def challenge_create(
         raise LobbyError(BLOCKED, "You blocked this player: unblock them to challenge them.")
     if user_has_blocked(blocker=challenged, blocked=challenger):
         raise LobbyError(FORBIDDEN, CANNOT_CHALLENGE)  # the same words as for any refusal
+    if league is not None:
+        rules = _ranked_rules(league, challenger, challenged)
+    if rules is None:
+        raise ValueError("a casual challenge needs rules")
     now = timezone.now()
     with transaction.atomic():
         _lock_user(challenger)
@@ -152,6 +182,7 @@ def challenge_create(
         challenge = Challenge.objects.create(
             challenger=challenger,
             challenged=challenged,
+            league=league,
             rules=rules.to_dict(),
             created_at=now,
             expires_at=now + timedelta(seconds=settings.LOBBY_CHALLENGE_TTL),
@@ -171,7 +202,8 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
 
     Refusals: unauthenticated; not_found (no such challenge, or not yours to see);
     forbidden (you sent it); expired; closed (declined or cancelled, or one of the two
-    blocked the other or can no longer play since it was sent).
+    blocked the other or can no longer play since it was sent; for a ranked challenge, either
+    is no longer an active member of the league, or it was archived).
     """
     user = _require_player(user, "Log in to answer a challenge.")
     error: LobbyError | None = None
@@ -198,10 +230,18 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
         ):
             _challenge_close(challenge, Challenge.Status.CANCELLED)
             error = LobbyError(CLOSED, "This challenge is no longer open.")
+        elif challenge.league is not None and (
+            refusal := _ranked_refusal(challenge.league, challenger, user)
+        ):
+            _challenge_close(challenge, Challenge.Status.CANCELLED)
+            error = LobbyError(CLOSED, f"This ranked challenge is no longer open: {refusal}")
         else:
-            match = match_create_between(
-                user0=challenger, user1=user, rules=engine.Rules.from_dict(challenge.rules)
-            )
+            if challenge.league is not None:  # membership checked again, now
+                match = ranked_match_create(league=challenge.league, user0=challenger, user1=user)
+            else:
+                match = match_create_between(
+                    user0=challenger, user1=user, rules=engine.Rules.from_dict(challenge.rules)
+                )
             challenge.match = match
             _challenge_close(challenge, Challenge.Status.ACCEPTED)
             game = match.current_game

@@ -247,3 +247,19 @@ LOBBY_SEEK_TTL = 30 * 60
 # At most this many pending challenges sent by one player, and open seeks posted by one.
 LOBBY_MAX_PENDING_CHALLENGES = 5
 LOBBY_MAX_OPEN_SEEKS = 3
+
+# Leagues (docs/leagues.md): the ranked queue and ratings.
+# Queue sockets refresh their entry, re-read the count and try to pair every TICK seconds; an
+# entry not refreshed for TTL seconds (its server process died) is dropped.
+LEAGUES_QUEUE_TICK = env.float("LEAGUES_QUEUE_TICK", default=2.0)
+LEAGUES_QUEUE_TTL = 30
+# The rating window of a waiting player: BASE, widened by STEP every EVERY seconds waited,
+# at most MAX. Two players are paired when each is within the other's window.
+LEAGUES_QUEUE_WINDOW_BASE = 100
+LEAGUES_QUEUE_WINDOW_STEP = 50
+LEAGUES_QUEUE_WINDOW_EVERY = 10
+LEAGUES_QUEUE_WINDOW_MAX = 600
+# In a league whose bots may play ranked, the fixed rating a person is rated against for each
+# bot level (the bot itself is never rated), with this deviation.
+LEAGUES_BOT_RATINGS = {"random": 1000.0, "greedy": 1400.0, "expert": 1700.0}
+LEAGUES_BOT_DEVIATION = 50.0

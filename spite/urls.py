@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("play/people/", include("lobby.urls")),
     path("play/", include("games.urls")),
+    path("leagues/", include("leagues.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -21,18 +21,21 @@ REMATCH_ACTIONS = ("offer", "accept", "decline")
 CANNOT_PLAY = "You cannot challenge this player."
 
 
-def match_create(*, user: Any, bot: str, rules: engine.Rules, ranked: bool = False) -> Match:
+def match_create(
+    *, user: Any, bot: str, rules: engine.Rules, ranked: bool = False, league: Any = None
+) -> Match:
     """A new match of ``user`` (seat 0, player one) against a bot (seat 1), with its first game.
 
     ``rules`` are the knobs of every game (``match_target`` included). The bot level must be
     one the engine knows (ValueError otherwise); an anonymous user gets ``unauthenticated``.
+    A ranked match needs a ``league`` that lets bots play ranked (see ``_match_open``).
     """
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, "Log in to start a match.")
     if bot not in BotLevel.values:
         raise ValueError(f"unknown bot level {bot!r}")
     engine.bot(bot, seed=0)  # ValueError if the engine has no such bot (yet)
-    return _match_open(rules=rules, ranked=ranked, user0=user, bot1=bot)
+    return _match_open(rules=rules, ranked=ranked, user0=user, bot1=bot, league=league)
 
 
 def _check_people(*users: Any) -> None:
@@ -42,19 +45,26 @@ def _check_people(*users: Any) -> None:
 
 
 def match_create_between(
-    *, user0: Any, user1: Any, rules: engine.Rules, ranked: bool = False
+    *, user0: Any, user1: Any, rules: engine.Rules, ranked: bool = False, league: Any = None
 ) -> Match:
     """A new match between two people, with its first game. ``user0`` is player one (the one
     who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards)."""
     _check_people(user0, user1)
     if user0.pk == user1.pk:
         raise GameError(FORBIDDEN, "You cannot play against yourself.")
-    return _match_open(rules=rules, ranked=ranked, user0=user0, user1=user1)
+    return _match_open(rules=rules, ranked=ranked, user0=user0, user1=user1, league=league)
 
 
 def _match_open(*, rules: engine.Rules, ranked: bool, **seats: Any) -> Match:
     """Create the match with ``seats`` (user0/user1/bot0/bot1, and maybe its league) and deal
-    its first game."""
+    its first game.
+
+    Every ranked match, new or a rematch, passes ``leagues.services.ranked_terms`` here: only
+    active members of an active league (bots only where it allows them), under its knobs."""
+    if ranked:
+        from leagues.services import ranked_terms  # leagues decides who plays ranked
+
+        rules = ranked_terms(**seats)
     with transaction.atomic():
         match = Match.objects.create(
             rules=rules.to_dict(), target=rules.match_target, ranked=ranked, **seats

@@ -283,3 +283,7 @@ def _match_finish(match: Match, *, winner: int | None, reason: str) -> None:
     match.end_reason = reason
     match.finished_at = timezone.now()
     match.save()
+    if match.ranked:  # rated in this transaction, once (an aborted match never gets here)
+        from leagues.services import rating_apply_match
+
+        rating_apply_match(match=match)

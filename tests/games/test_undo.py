@@ -109,7 +109,13 @@ def test_nothing_to_undo_at_the_start_of_the_turn(alice, seeds) -> None:
 
 
 def test_undo_is_refused_in_ranked_play(alice, seeds) -> None:
-    game, line = _table(alice, seeds, [False], ranked=True)
+    from leagues.models import League, Membership
+
+    league = League.objects.create(
+        name="Bots", slug="bots", rules=SMALL.to_dict(), bots_ranked=True
+    )
+    Membership.objects.create(league=league, user=alice)
+    game, line = _table(alice, seeds, [False], ranked=True, league=league)
     _play(game, alice, line)
     error = _error(game_undo, game_id=game.pk, user=alice, version=1)
     assert error.code == "forbidden"

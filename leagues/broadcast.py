@@ -1,0 +1,55 @@
+"""Channel-layer plumbing of the ranked queue socket (``/ws/leagues/<slug>/queue/``).
+
+As everywhere on the site, the database is the truth and the channel layer only a doorbell:
+each queue socket also reads the count and its own pairing from the database every
+``LEAGUES_QUEUE_TICK`` seconds, so a lost message costs at most one tick.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+#: The consumer method the waiting count is dispatched to (``QueueConsumer.queue_changed``).
+QUEUE_CHANGED = "queue.changed"
+#: The consumer method pairings are dispatched to (``QueueConsumer.queue_paired``).
+QUEUE_PAIRED = "queue.paired"
+
+
+def queue_group(league_id: int) -> str:
+    """The group of every socket waiting in one league's ranked queue."""
+    return f"league-queue-{league_id}"
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception("could not send %s to %s", message.get("type"), group)
+
+
+def queue_changed_send(league_id: int, waiting: int) -> None:
+    """Tell the league's queue sockets how many wait now. Called on commit; never raises."""
+    _group_send(queue_group(league_id), {"type": QUEUE_CHANGED, "waiting": waiting})
+
+
+def queue_paired_send(league_id: int, frames: Mapping[int, dict[str, Any]]) -> None:
+    """Send each paired user (by id) their ``paired`` frame: on the league's queue sockets
+    (each forwards only its own user's frame) and on every ``/ws/me/`` socket of that user
+    (any page; ``notify.js`` dispatches it as a ``spite:me`` event). Called on commit."""
+    from lobby.broadcast import user_frames_send
+
+    _group_send(
+        queue_group(league_id),
+        {"type": QUEUE_PAIRED, "frames": {str(uid): frame for uid, frame in frames.items()}},
+    )
+    user_frames_send({uid: [frame] for uid, frame in frames.items()})

@@ -1,0 +1,276 @@
+"""Reads for the league pages, the queue socket and profiles.
+
+A rating is shown as it stands *now*: its deviation grown by the whole rating periods since
+the member's last rated match (``leagues.services.membership_rating_now``), so a player who
+stopped playing becomes provisional ("?") again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Prefetch, Q
+from django.utils import timezone
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+import engine
+from games.models import Game, Match
+from leagues.charts import rating_chart_svg
+from leagues.models import League, Membership, RatingChange
+from leagues.services import membership_rating_now
+
+SORTS = ("rating", "matches", "wins", "points")
+
+
+def leagues_for_list() -> tuple[list[League], list[League]]:
+    """(active leagues, archived leagues), each by name."""
+    leagues = list(League.objects.order_by("name", "pk"))
+    return (
+        [lg for lg in leagues if lg.is_active],
+        [lg for lg in leagues if not lg.is_active],
+    )
+
+
+def membership_of(*, league: League, user: Any) -> Membership | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(league=league, user_id=user.pk).first()
+
+
+def league_rules_lines(league: League) -> list[str]:
+    """The league's knobs, and its ranked-play settings, as lines a player reads."""
+    rules = engine.Rules.from_dict(league.rules)
+    lines = [
+        _("A pay-off pile of %(n)s cards") % {"n": rules.payoff_size},
+        _("A hand of %(n)s cards") % {"n": rules.hand_size},
+        _("%(n)s side stacks each") % {"n": rules.side_stacks},
+        _("%(n)s center stacks") % {"n": rules.center_stacks},
+        _("%(n)s decks") % {"n": rules.decks},
+        _("A King may start an empty center stack")
+        if rules.king_on_empty
+        else _("Only an Ace starts an empty center stack"),
+        _("An empty hand refills during the turn")
+        if rules.refill_empty_hand
+        else _("An empty hand waits for the next turn"),
+        _("A match goes to %(n)s points") % {"n": rules.match_target},
+        _("A turn may take at most %(n)s seconds") % {"n": league.turn_time_limit},
+        _("A disconnected player is waited for %(n)s seconds") % {"n": league.disconnect_grace},
+        _("Bots may play ranked matches")
+        if league.bots_ranked
+        else _("Only people play ranked matches"),
+        _("Ratings: Glicko-2; a rating period is %(n)s days") % {"n": league.rating_period_days},
+    ]
+    return lines
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    membership: Membership
+    name: str
+    username: str
+    rating: int
+    deviation: int
+    provisional: bool
+    matches: int
+    wins: int
+    losses: int
+    ties: int
+    points_for: int
+    points_against: int
+    moderator: bool
+
+
+def _sort_key(sort: str, m: Membership) -> tuple[Any, ...]:
+    tie = (-m.rating, m.user.username.lower(), m.pk)  # a stable order among equals
+    if sort == "matches":
+        return (-m.matches, *tie)
+    if sort == "wins":
+        return (-m.wins, *tie)
+    if sort == "points":
+        return (-m.points_for, m.points_against, *tie)
+    return (-round(m.rating), -m.matches, m.user.username.lower(), m.pk)
+
+
+def league_standings(
+    *, league: League, sort: str = "rating", now: datetime | None = None
+) -> list[StandingRow]:
+    """The active members, ordered by ``sort`` (``rating``, ``matches``, ``wins`` or
+    ``points`` — points scored; anything else means ``rating``), then by rating, then by
+    username, so equal rows always come in the same order."""
+    if sort not in SORTS:
+        sort = "rating"
+    now = now or timezone.now()
+    members = list(
+        Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).select_related(
+            "user", "league"
+        )
+    )
+    members.sort(key=lambda m: _sort_key(sort, m))
+    rows = []
+    for rank, m in enumerate(members, start=1):
+        shown = membership_rating_now(m, now=now)
+        rows.append(
+            StandingRow(
+                rank=rank,
+                membership=m,
+                name=m.user.public_name,
+                username=m.user.username,
+                rating=round(shown.rating),
+                deviation=round(shown.deviation),
+                provisional=shown.provisional,
+                matches=m.matches,
+                wins=m.wins,
+                losses=m.losses,
+                ties=m.ties,
+                points_for=m.points_for,
+                points_against=m.points_against,
+                moderator=m.role == Membership.Role.MODERATOR,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    match: Match
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    winner: int | None
+    game: Game | None  # the current game (live) or the last one (finished)
+    date: datetime
+
+
+def _match_rows(matches: list[Match]) -> list[MatchRow]:
+    rows = []
+    for match in matches:
+        games = list(match.games.all())
+        rows.append(
+            MatchRow(
+                match=match,
+                names=(match.seat_name(0), match.seat_name(1)),
+                scores=(match.score0, match.score1),
+                winner=match.winner,
+                game=games[-1] if games else None,
+                date=match.finished_at or match.created_at,
+            )
+        )
+    return rows
+
+
+def _league_matches(league: League) -> Any:
+    return (
+        Match.objects.filter(league=league, ranked=True)
+        .select_related("user0", "user1")
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+    )
+
+
+def league_matches_live(*, league: League, limit: int = 20) -> list[MatchRow]:
+    """The league's ranked matches in play, newest first."""
+    matches = _league_matches(league).filter(status=Match.Status.ACTIVE)
+    return _match_rows(list(matches.order_by("-created_at", "-pk")[:limit]))
+
+
+def league_matches_recent(*, league: League, limit: int = 10) -> list[MatchRow]:
+    """The league's latest finished ranked matches (aborted ones are not results)."""
+    matches = _league_matches(league).filter(status=Match.Status.FINISHED)
+    return _match_rows(list(matches.order_by("-finished_at", "-pk")[:limit]))
+
+
+def league_requests(*, league: League) -> list[Membership]:
+    """Requests to join waiting for a moderator, oldest first."""
+    return list(
+        Membership.objects.filter(league=league, status=Membership.Status.PENDING)
+        .select_related("user")
+        .order_by("joined_at", "pk")
+    )
+
+
+# --- profiles ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueRatingCard:
+    """One league on a player's profile."""
+
+    league: League
+    membership: Membership
+    rating: int
+    deviation: int
+    provisional: bool
+    chart: SafeString
+    changes: list[RatingChange]
+    recent: list[MatchRow]
+
+
+def user_league_ratings(*, user: Any, now: datetime | None = None) -> list[LeagueRatingCard]:
+    """The player's leagues (active memberships, and any with rated matches), each with the
+    rating as it stands, its history as a chart and the latest ranked matches there."""
+    now = now or timezone.now()
+    memberships = list(
+        Membership.objects.filter(user_id=user.pk)
+        .filter(Q(status=Membership.Status.ACTIVE) | Q(matches__gt=0))
+        .select_related("league")
+        .order_by("league__name", "pk")
+    )
+    cards = []
+    for m in memberships:
+        shown = membership_rating_now(m, now=now)
+        changes = list(RatingChange.objects.filter(membership=m).order_by("at", "pk"))
+        points: list[tuple[datetime, float]] = []
+        if changes:
+            points.append((m.joined_at, changes[0].rating_before))
+            points.extend((c.at, c.rating_after) for c in changes)
+        chart = rating_chart_svg(
+            points,
+            title=_("%(name)s's rating in %(league)s")
+            % {"name": user.public_name, "league": m.league.name},
+            chart_id=f"rating-chart-{m.league.slug}",
+        )
+        recent = (
+            _league_matches(m.league)
+            .filter(Q(user0_id=user.pk) | Q(user1_id=user.pk))
+            .exclude(status=Match.Status.ABORTED)
+            .order_by("-created_at", "-pk")[:5]
+        )
+        cards.append(
+            LeagueRatingCard(
+                league=m.league,
+                membership=m,
+                rating=round(shown.rating),
+                deviation=round(shown.deviation),
+                provisional=shown.provisional,
+                chart=chart,
+                changes=changes,
+                recent=_match_rows(list(recent)),
+            )
+        )
+    return cards
+
+
+@dataclass(frozen=True)
+class Record:
+    wins: int
+    losses: int
+    ties: int
+
+    @property
+    def matches(self) -> int:
+        return self.wins + self.losses + self.ties
+
+
+def user_record(*, user: Any, ranked: bool | None = None) -> Record:
+    """The player's finished matches, won, lost and tied (a match without a winner; aborted
+    matches are no result), all of them or only ranked (``ranked=True``) or casual ones."""
+    finished = Match.objects.filter(Q(user0_id=user.pk) | Q(user1_id=user.pk)).filter(
+        status=Match.Status.FINISHED
+    )
+    if ranked is not None:
+        finished = finished.filter(ranked=ranked)
+    won = finished.filter(Q(user0_id=user.pk, winner=0) | Q(user1_id=user.pk, winner=1)).count()
+    tied = finished.filter(winner__isnull=True).count()
+    return Record(wins=won, losses=finished.count() - won - tied, ties=tied)

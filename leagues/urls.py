@@ -1,0 +1,25 @@
+from django.urls import path
+
+from leagues import views
+
+app_name = "leagues"
+
+urlpatterns = [
+    path("", views.league_list, name="list"),
+    path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/join/", views.league_join, name="join"),
+    path("<slug:slug>/leave/", views.league_leave, name="leave"),
+    path("<slug:slug>/requests/", views.league_requests, name="requests"),
+    path(
+        "<slug:slug>/requests/<int:membership_id>/approve/",
+        views.membership_approve,
+        name="approve",
+    ),
+    path(
+        "<slug:slug>/requests/<int:membership_id>/decline/",
+        views.membership_decline,
+        name="decline",
+    ),
+    path("<slug:slug>/queue/", views.league_queue, name="queue"),
+    path("<slug:slug>/bot/", views.league_play_bot, name="play_bot"),
+]

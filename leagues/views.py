@@ -1,0 +1,184 @@
+"""League pages under ``/leagues/``: the list, a league (standings, rules, matches), joining and
+leaving, moderators' requests page, the ranked queue page and a ranked match against a bot.
+Thin: a selector or one service, then a template or a redirect with a message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.errors import GameError
+from games.models import BotLevel
+from leagues import selectors, services
+from leagues.models import League, Membership
+
+
+def _league(slug: str) -> League:
+    return get_object_or_404(League, slug=slug)
+
+
+@require_GET
+def league_list(request: HttpRequest) -> HttpResponse:
+    active, archived = selectors.leagues_for_list()
+    mine = {}
+    if request.user.is_authenticated:
+        mine = {
+            m.league_id: m
+            for m in Membership.objects.filter(user_id=request.user.pk).only("league", "status")
+        }
+    rows = [{"league": lg, "membership": mine.get(lg.pk)} for lg in active]
+    return render(request, "leagues/list.html", {"rows": rows, "archived": archived})
+
+
+@require_GET
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    sort = request.GET.get("sort", "rating")
+    if sort not in selectors.SORTS:
+        sort = "rating"
+    membership = selectors.membership_of(league=league, user=request.user)
+    context: dict[str, Any] = {
+        "league": league,
+        "membership": membership,
+        "standings": selectors.league_standings(league=league, sort=sort),
+        "sort": sort,
+        "sorts": [
+            ("rating", _("Rating")),
+            ("matches", _("Matches")),
+            ("wins", _("Wins")),
+            ("points", _("Points")),
+        ],
+        "rules_lines": selectors.league_rules_lines(league),
+        "live": selectors.league_matches_live(league=league),
+        "recent": selectors.league_matches_recent(league=league),
+        "may_moderate": services.league_may_moderate(league=league, user=request.user),
+        "pending_count": len(selectors.league_requests(league=league)),
+        "bot_levels": BotLevel.choices,
+    }
+    return render(request, "leagues/detail.html", context)
+
+
+@login_required
+@require_POST
+def league_join(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    try:
+        membership = services.league_join(league=league, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        if membership.is_active:
+            messages.success(request, _("Welcome to %(league)s.") % {"league": league.name})
+        else:
+            messages.success(
+                request,
+                _("Your request to join %(league)s waits for a moderator.")
+                % {"league": league.name},
+            )
+    return redirect("leagues:detail", slug=league.slug)
+
+
+@login_required
+@require_POST
+def league_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    membership = services.league_leave(league=league, user=request.user)
+    if membership is not None and membership.status == Membership.Status.LEFT:
+        messages.success(request, _("You left %(league)s.") % {"league": league.name})
+    return redirect("leagues:detail", slug=league.slug)
+
+
+@login_required
+@require_GET
+def league_requests(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    if not services.league_may_moderate(league=league, user=request.user):
+        return HttpResponseForbidden(_("Only this league's moderators may see its requests."))
+    return render(
+        request,
+        "leagues/requests.html",
+        {"league": league, "requests": selectors.league_requests(league=league)},
+    )
+
+
+def _answer(request: HttpRequest, slug: str, membership_id: int, *, approve: bool) -> HttpResponse:
+    league = _league(slug)
+    if not Membership.objects.filter(pk=membership_id, league=league).exists():
+        raise Http404(_("No such request in this league."))
+    service = services.membership_approve if approve else services.membership_decline
+    try:
+        membership = service(membership_id=membership_id, moderator=request.user)
+    except GameError as exc:
+        if exc.code == "forbidden" and not services.league_may_moderate(
+            league=league, user=request.user
+        ):
+            return HttpResponseForbidden(exc.message)
+        messages.error(request, exc.message)
+    else:
+        name = membership.user.public_name
+        messages.success(
+            request,
+            (_("%(name)s is now a member.") if approve else _("%(name)s's request was declined."))
+            % {"name": name},
+        )
+    return redirect("leagues:requests", slug=league.slug)
+
+
+@login_required
+@require_POST
+def membership_approve(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    return _answer(request, slug, membership_id, approve=True)
+
+
+@login_required
+@require_POST
+def membership_decline(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    return _answer(request, slug, membership_id, approve=False)
+
+
+@login_required
+@require_GET
+def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The waiting page: its script opens the queue socket (joining); leaving the page leaves."""
+    league = _league(slug)
+    try:
+        membership = services.ranked_member_check(league=league, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("leagues:detail", slug=league.slug)
+    shown = services.membership_rating_now(membership)
+    return render(
+        request,
+        "leagues/queue.html",
+        {
+            "league": league,
+            "rating": round(shown.rating),
+            "provisional": shown.provisional,
+            "ws_path": f"/ws/leagues/{league.slug}/queue/",
+        },
+    )
+
+
+@login_required
+@require_POST
+def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
+    """A ranked match against a bot, where the league allows it."""
+    league = _league(slug)
+    bot = request.POST.get("bot", "")
+    if bot not in BotLevel.values:
+        messages.error(request, _("Choose a bot."))
+        return redirect("leagues:detail", slug=league.slug)
+    try:
+        match = services.ranked_match_create(league=league, user0=request.user, bot=bot)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("leagues:detail", slug=league.slug)
+    game = match.current_game
+    assert game is not None
+    return redirect("games:table", game_id=game.pk)

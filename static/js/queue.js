@@ -1,0 +1,147 @@
+// The ranked queue page (/leagues/<slug>/queue/): one WebSocket to /ws/leagues/<slug>/queue/
+// (docs/protocol.md, "The ranked queue socket"). Opening it joins the league's queue; leaving
+// the page closes it, which leaves the queue. Shows how many wait and the rating range searched;
+// on `paired` goes to the table. A `paired` frame arriving on the per-user socket (notify.js's
+// `spite:me` events) does the same. No build step.
+
+const TEXT = {
+  waiting: "Waiting for an opponent… (%(time)s)",
+  reconnecting: "Connection lost: joining the queue again…",
+  paired: "Opponent found: %(name)s. Going to the table…",
+  pairedPlain: "Opponent found. Going to the table…",
+  refused: "%(message)s",
+};
+
+function t(key, params = {}) {
+  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+// Close codes after which reconnecting cannot help (docs/protocol.md).
+const FINAL_CLOSES = new Set([4401, 4403, 4404]);
+
+function clock(seconds) {
+  const m = Math.floor(seconds / 60);
+  const s = String(Math.floor(seconds % 60)).padStart(2, "0");
+  return `${m}:${s}`;
+}
+
+class Queue {
+  constructor(root) {
+    this.root = root;
+    this.wsPath = root.dataset.queueWs;
+    this.status = root.querySelector('[data-part="status"]');
+    this.waiting = root.querySelector('[data-part="waiting"]');
+    this.windowLine = root.querySelector('[data-part="window"]');
+    this.windowValue = root.querySelector('[data-part="window-value"]');
+    this.socket = null;
+    this.retries = 0;
+    this.done = false;
+    this.joinedAt = null;
+    this.timer = window.setInterval(() => this.tick(), 1000);
+    document.addEventListener("spite:me", (event) => {
+      if (event.detail && event.detail.type === "paired") this.paired(event.detail);
+    });
+    window.addEventListener("pagehide", () => this.stop());
+    this.connect();
+  }
+
+  connect() {
+    if (this.done || !this.wsPath || !("WebSocket" in window)) return;
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      this.root.dataset.state = "open";
+    });
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(frame);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.root.dataset.state = "closed";
+      if (this.done || FINAL_CLOSES.has(event.code)) return;
+      this.say(t("reconnecting"));
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    const delay = Math.min(15000, 1000 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
+    this.retries += 1;
+    window.setTimeout(() => this.connect(), delay);
+  }
+
+  stop() {
+    this.done = true;
+    window.clearInterval(this.timer);
+    if (this.socket) this.socket.close(1000);
+  }
+
+  say(text) {
+    if (this.status.textContent !== text) this.status.textContent = text;
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "queued":
+        this.joinedAt = Date.parse(frame.joined_at);
+        this.root.dataset.state = "waiting";
+        this.counts(frame);
+        this.tick();
+        break;
+      case "queue":
+        this.counts(frame);
+        break;
+      case "paired":
+        this.paired(frame);
+        break;
+      case "error":
+        this.done = frame.code !== "bad_message";
+        this.root.dataset.state = "refused";
+        this.say(t("refused", { message: frame.message }));
+        break;
+      default:
+        break;
+    }
+  }
+
+  counts(frame) {
+    this.waiting.textContent = String(frame.waiting);
+    if (typeof frame.window === "number") {
+      this.windowValue.textContent = String(frame.window);
+      this.windowLine.hidden = false;
+    }
+  }
+
+  tick() {
+    if (this.done || this.joinedAt === null) return;
+    const seconds = Math.max(0, (Date.now() - this.joinedAt) / 1000);
+    this.status.textContent = t("waiting", { time: clock(seconds) });
+  }
+
+  paired(frame) {
+    if (this.done && this.root.dataset.state === "paired") return;
+    this.done = true;
+    window.clearInterval(this.timer);
+    this.root.dataset.state = "paired";
+    this.say(frame.opponent ? t("paired", { name: frame.opponent.name }) : t("pairedPlain"));
+    if (frame.url) window.location.assign(frame.url);
+  }
+}
+
+const root = document.querySelector("[data-queue]");
+if (root) new Queue(root);
