@@ -1,10 +1,11 @@
 // Cards and moves, drawn the same way on the live table (table.js) and the replay (replay.js):
-// card names, move texts, and the CSS-drawn faces, backs and piles. No build step: an ES module.
+// card names, move texts, and the CSS-drawn faces, backs and piles; and `el`, the element
+// builder every page script uses (notify.js and lobby.js too). No build step: an ES module.
 
 // Texts: every word lives in a TEXT table, so the i18n work can route them through Django's
 // JavaScript catalog. `%(name)s` placeholders follow Django's `interpolate`. Each page adds its
 // own words with `addTexts`.
-const TEXT = {
+export const TEXT = {
   rankA: "Ace",
   rankJ: "Jack",
   rankQ: "Queen",
@@ -31,14 +32,14 @@ const TEXT = {
   kingBadge: "K=%(rank)s",
 };
 
-function addTexts(more) {
+export function addTexts(more) {
   Object.assign(TEXT, more);
 }
 
 const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
 
 /** A text by key, translated, with `%(name)s` placeholders filled. */
-function t(key, params = {}) {
+export function t(key, params = {}) {
   const template = gettext(TEXT[key] ?? key);
   return template.replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
 }
@@ -46,45 +47,51 @@ function t(key, params = {}) {
 // ---------------------------------------------------------------------------------------------
 // Cards
 // ---------------------------------------------------------------------------------------------
-const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_ORDER = "A23456789TJQK";
 
-function rankLabel(rank) {
+export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
 /** The short rank a center stack standing at `n` shows: 1 → "A", 10 → "10", 11 → "J". */
-function rankAt(n) {
+export function rankAt(n) {
   return rankLabel(RANK_ORDER[n - 1] ?? "?");
 }
 
-function rankName(rank) {
+export function rankName(rank) {
   return { A: t("rankA"), J: t("rankJ"), Q: t("rankQ"), K: t("rankK") }[rank] ?? rankLabel(rank);
 }
 
-function rankNameAt(n) {
+export function rankNameAt(n) {
   return rankName(RANK_ORDER[n - 1] ?? "?");
 }
 
-function cardName(code) {
+export function cardName(code) {
   if (!code) return t("aCard");
   return t("card", { rank: rankName(code[0]), suit: t(`suit${code[1]}`) });
 }
 
-function isRed(code) {
+export function isRed(code) {
   return code[1] === "H" || code[1] === "D";
 }
 
-function el(tag, attrs = {}, ...children) {
+/**
+ * A new element: `el("button", {type: "button", class: "x", text: "Go", "aria-label": …}, …children)`.
+ * `class`, `text` and `style` (an object) are set directly, every other key as an attribute;
+ * null, undefined and false leave it out, true is "true" for `data-`/`aria-` attributes and
+ * empty (present) for the others (`hidden`, `disabled`). Children may be nodes, strings or
+ * arrays of them; null, undefined and false are skipped. Shared by every page script.
+ */
+export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "class") node.className = value;
     else if (name === "text") node.textContent = value;
     else if (name === "style") Object.assign(node.style, value);
-    else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") {
-      node.setAttribute(name, value === true ? "true" : String(value));
-    } else node[name] = value;
+    else if (value === true) node.setAttribute(name, name.startsWith("data-") || name.startsWith("aria-") ? "true" : "");
+    else node.setAttribute(name, String(value));
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
@@ -94,7 +101,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 /** A face-up card drawn in CSS: rank and suit in the corner (visible when fanned), a big pip. */
-function cardFace(code) {
+export function cardFace(code) {
   const rank = rankLabel(code[0]);
   const suit = SUIT_SYMBOL[code[1]];
   return el(
@@ -105,36 +112,36 @@ function cardFace(code) {
   );
 }
 
-function cardBack() {
+export function cardBack() {
   return el("span", { class: "pc-card pc-back", "aria-hidden": "true" });
 }
 
-function cardEmpty() {
+export function cardEmpty() {
   return el("span", { class: "pc-card pc-empty", "aria-hidden": "true" });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Moves (text grammar from ENGINE.md: `<from>-<to>`, from p | sN | h:XX, to cN | sN)
 // ---------------------------------------------------------------------------------------------
-function splitMove(text) {
+export function splitMove(text) {
   const cut = text.lastIndexOf("-");
   return [text.slice(0, cut), text.slice(cut + 1)];
 }
 
-function fromText(src, short = false) {
+export function fromText(src, short = false) {
   if (src.startsWith("h:")) return t(short ? "shortHand" : "fromHand");
   if (src === "p") return t(short ? "shortPayoff" : "fromPayoff");
   return t(short ? "shortSide" : "fromSide", { n: src.slice(1) });
 }
 
-function toText(tgt, short = false) {
+export function toText(tgt, short = false) {
   const n = tgt.slice(1);
   if (tgt.startsWith("c")) return t(short ? "shortCenter" : "toCenter", { n });
   return t(short ? "shortSide" : "toSide", { n });
 }
 
 /** The card a move moved: read from the move text, else from the views before and after it. */
-function movedCard(move, seat, before, after) {
+export function movedCard(move, seat, before, after) {
   const [src, tgt] = splitMove(move);
   if (src.startsWith("h:")) return src.slice(2);
   if (before) {
@@ -157,7 +164,7 @@ function movedCard(move, seat, before, after) {
 // Piles: the drawn contents of a place on the table, shared by the table and the replay.
 // ---------------------------------------------------------------------------------------------
 /** A pay-off pile: its top card face up (or an empty place), its count and caption. */
-function payoffContent(top, size) {
+export function payoffContent(top, size) {
   return [
     el("span", { class: `pile pile-payoff${size > 1 ? " has-depth" : ""}`, "data-pile": "payoff" }, top ? cardFace(top) : cardEmpty()),
     el("span", { class: "pile-count", "aria-hidden": "true" }, String(size)),
@@ -166,7 +173,7 @@ function payoffContent(top, size) {
 }
 
 /** A side stack fanned so every card shows. */
-function sideFan(cards, key) {
+export function sideFan(cards, key) {
   const fan = el(
     "span",
     { class: "pile pile-fan", "data-pile": key, style: { "--fan-count": String(Math.max(cards.length, 1)) } },
@@ -177,7 +184,7 @@ function sideFan(cards, key) {
 }
 
 /** The stock: a back (or an empty place) and how many cards it holds; never its cards. */
-function stockContent(size) {
+export function stockContent(size) {
   return [
     el("span", { class: `pile${size > 1 ? " has-depth" : ""}` }, size ? cardBack() : cardEmpty()),
     el("span", { class: "pile-count", "aria-hidden": "true" }, String(size)),
@@ -186,7 +193,7 @@ function stockContent(size) {
 }
 
 /** A center stack: its top card, a King's stand-in rank, and what it needs next. */
-function centerContent(stack, key) {
+export function centerContent(stack, key) {
   const cards = stack.cards;
   const at = stack.stands_for;
   const topCard = cards[cards.length - 1];
@@ -199,28 +206,3 @@ function centerContent(stack, key) {
   );
   return [pile, badge, caption];
 }
-
-export {
-  TEXT,
-  addTexts,
-  t,
-  SUIT_SYMBOL,
-  rankLabel,
-  rankAt,
-  rankName,
-  rankNameAt,
-  cardName,
-  isRed,
-  el,
-  cardFace,
-  cardBack,
-  cardEmpty,
-  splitMove,
-  fromText,
-  toText,
-  movedCard,
-  payoffContent,
-  sideFan,
-  stockContent,
-  centerContent,
-};

@@ -4,6 +4,8 @@
 // `spite:me` event. Every action stays an ordinary POST form, as the server rendered it, so
 // the page works the same without JavaScript. No build step.
 
+import { el } from "./cards.js";
+
 const TEXT = {
   yourSeek: "Your seek",
   take: "Take",
@@ -24,18 +26,6 @@ function t(key, params = {}) {
 }
 
 const TICK = 15000;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
 
 function expiryText(iso) {
   const left = Date.parse(iso) - Date.now();

@@ -4,6 +4,9 @@
 // to its table. Every frame is also dispatched as a `spite:me` event on `document`, so a page
 // script (lobby.js) can keep its own lists live without a second socket. No build step.
 
+import { el } from "./cards.js";
+import { Socket } from "./socket.js";
+
 // ---------------------------------------------------------------------------------------------
 // Texts: every word shown lives here (`%(name)s` placeholders follow Django's `interpolate`).
 // ---------------------------------------------------------------------------------------------
@@ -32,18 +35,6 @@ function t(key, params = {}) {
 const INFO_LIFETIME = 15000; // ms an information notice stays before it goes by itself
 const TICK = 15000; // ms between refreshes of the "expires in" texts
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
 function expiryText(iso) {
   const left = Date.parse(iso) - Date.now();
   if (left < 60000) return t("expiresSoon");
@@ -63,9 +54,7 @@ class Notifier {
     this.list = root.querySelector('[data-part="notices"]');
     this.announcer = root.querySelector('[data-part="announce"]');
     this.socket = null;
-    this.retries = 0;
     this.answering = null; // the id of the challenge whose answer is on its way
-    this.leaving = false;
     this.frames = 0;
     window.setInterval(() => this.tick(), TICK);
     this.connect();
@@ -73,53 +62,26 @@ class Notifier {
 
   // ---- socket -------------------------------------------------------------------------------
   connect() {
-    if (!this.wsPath || !("WebSocket" in window) || this.leaving) return;
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    let socket;
-    try {
-      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
-    } catch {
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.retries = 0;
-      this.root.dataset.state = "open";
-      if (document.querySelector("[data-seeks]")) this.send({ type: "watch_seeks" });
+    this.socket = new Socket(this.wsPath, {
+      onFrame: (frame) => {
+        this.frames += 1;
+        this.receive(frame);
+        document.dispatchEvent(new CustomEvent("spite:me", { detail: frame }));
+      },
+      onOpen: () => {
+        if (document.querySelector("[data-seeks]")) this.send({ type: "watch_seeks" });
+      },
+      onStatus: (status) => {
+        if (status !== "connecting") this.root.dataset.state = status === "open" ? "open" : "closed";
+      },
+      finalCodes: [4401], // logged out: nothing to reconnect to
+      baseDelay: 1000,
+      maxDelay: 30000,
     });
-    socket.addEventListener("message", (event) => {
-      let frame;
-      try {
-        frame = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.frames += 1;
-      this.receive(frame);
-      document.dispatchEvent(new CustomEvent("spite:me", { detail: frame }));
-    });
-    socket.addEventListener("close", (event) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.root.dataset.state = "closed";
-      if (event.code === 4401) return; // logged out: nothing to reconnect to
-      this.scheduleReconnect();
-    });
-  }
-
-  scheduleReconnect() {
-    const delay = Math.min(30000, 1000 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
-    this.retries += 1;
-    window.setTimeout(() => this.connect(), delay);
   }
 
   send(frame) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(frame));
-      return true;
-    }
-    return false;
+    return Boolean(this.socket && this.socket.send(frame));
   }
 
   // ---- frames -------------------------------------------------------------------------------
@@ -175,7 +137,7 @@ class Notifier {
     if (card) this.remove(card);
     this.say(text);
     if (!frame.url || window.location.pathname === frame.url) return;
-    this.leaving = true;
+    this.socket.stop(); // leaving the page: no reconnecting on the way out
     window.location.assign(frame.url);
   }
 

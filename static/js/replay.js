@@ -5,23 +5,8 @@
 // deal) so a shared link opens at that move. Cards are drawn by cards.js, like the table's.
 
 import {
-  addTexts,
-  t,
-  cardName,
-  isRed,
-  rankLabel,
-  SUIT_SYMBOL,
-  el,
-  cardFace,
-  cardEmpty,
-  splitMove,
-  fromText,
-  toText,
-  movedCard,
-  payoffContent,
-  sideFan,
-  stockContent,
-  centerContent,
+  addTexts, t, cardName, isRed, rankLabel, SUIT_SYMBOL, el, cardFace, cardEmpty, splitMove,
+  fromText, toText, movedCard, payoffContent, sideFan, stockContent, centerContent,
 } from "./cards.js";
 
 addTexts({

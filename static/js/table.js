@@ -5,26 +5,11 @@
 
 // Cards, piles and move texts come from cards.js, which the replay page shares.
 import {
-  addTexts,
-  t,
-  SUIT_SYMBOL,
-  rankLabel,
-  rankNameAt,
-  cardName,
-  isRed,
-  el,
-  cardFace,
-  cardBack,
-  cardEmpty,
-  splitMove,
-  fromText,
-  toText,
-  movedCard,
-  payoffContent,
-  sideFan,
-  stockContent,
+  addTexts, t, SUIT_SYMBOL, rankLabel, rankNameAt, cardName, isRed, el, cardFace, cardBack,
+  cardEmpty, splitMove, fromText, toText, movedCard, payoffContent, sideFan, stockContent,
   centerContent,
 } from "./cards.js";
+import { Socket } from "./socket.js";
 
 // Texts: every word the table shows lives here (the cards' own words in cards.js), so the i18n
 // work can route them through Django's JavaScript catalog.
@@ -155,8 +140,6 @@ class Table {
     this.queue = [];
     this.busy = false;
     this.socket = null;
-    this.retries = 0;
-    this.closedForGood = false;
     this.noAnimateMove = null;
     this.drag = null;
     this.suppressClickUntil = 0;
@@ -226,56 +209,20 @@ class Table {
 
   // ---- socket -------------------------------------------------------------------------------
   connect() {
-    if (!this.wsPath || !("WebSocket" in window)) return;
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    this.setConnection("connecting");
-    let socket;
-    try {
-      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
-    } catch {
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.retries = 0;
-      this.setConnection("open");
-      this.send({ type: "sync" });
+    this.socket = new Socket(this.wsPath, {
+      onFrame: (frame) => this.receive(frame),
+      onOpen: () => this.sync(),
+      onStatus: (status) => {
+        if (this.pending && (status === "closed" || status === "gone")) this.clearPending();
+        this.setConnection(status);
+      },
+      baseDelay: 500,
+      maxDelay: 15000,
     });
-    socket.addEventListener("message", (event) => {
-      let frame;
-      try {
-        frame = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.receive(frame);
-    });
-    socket.addEventListener("close", () => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      if (this.pending) this.clearPending();
-      if (this.closedForGood) {
-        this.setConnection("gone");
-        return;
-      }
-      this.setConnection("closed");
-      this.scheduleReconnect();
-    });
-  }
-
-  scheduleReconnect() {
-    const delay = Math.min(15000, 500 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
-    this.retries += 1;
-    window.setTimeout(() => this.connect(), delay);
   }
 
   send(frame) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(frame));
-      return true;
-    }
-    return false;
+    return Boolean(this.socket && this.socket.send(frame));
   }
 
   sync() {
@@ -433,7 +380,7 @@ class Table {
   onError(frame) {
     if (this.pending && (!frame.id || frame.id === this.pending.id)) this.clearPending();
     if (frame.code === "not_found") {
-      this.closedForGood = true;
+      if (this.socket) this.socket.stop(); // the server closes it: nothing to reconnect to
       this.showError(t("notFound"));
       return;
     }

@@ -301,9 +301,12 @@ def test_a_spectator_watches_live_and_a_dropped_socket_reconnects(page, browser,
         expect(spectator.locator("[data-part=felt] button")).to_have_count(0)  # nothing to press
 
         # The socket drops: the page reconnects by itself, says so, and asks for the state.
-        page.evaluate("() => { window.oldSocket = window.spiteTable.socket; oldSocket.close(); }")
+        # (spiteTable.socket is socket.js's Socket; .ws is the WebSocket it holds now.)
+        page.evaluate(
+            "() => { window.oldSocket = window.spiteTable.socket.ws; oldSocket.close(); }"
+        )
         page.wait_for_function(
-            """() => { const s = window.spiteTable.socket;
+            """() => { const s = window.spiteTable.socket.ws;
                        return s && s !== window.oldSocket && s.readyState === WebSocket.OPEN; }"""
         )
         expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
