@@ -1,0 +1,91 @@
+"""Ranked play in the demo league, in two browser contexts: alice and bruno (from load_demo)
+open the league, press Play ranked, see who waits, get paired and land on one table. Leaving
+the queue page leaves the queue. Then the standings and profiles show the league's ratings.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "spite-demo-1"  # accounts/demo.py
+SHOTS = Path(__file__).resolve().parents[2] / "test-results"
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("main").get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_server_url, manage):
+    from playwright.sync_api import expect
+
+    manage("load_demo")
+    base = live_server_url
+    SHOTS.mkdir(exist_ok=True)
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    try:
+        alice, bruno = (context.new_page() for context in contexts)
+        for page in (alice, bruno):
+            page.set_default_timeout(10_000)
+        log_in(alice, base, "alice")
+        log_in(bruno, base, "bruno")
+
+        # alice finds the demo league from the nav and opens its queue ...
+        alice.get_by_role("navigation").get_by_role("link", name="Leagues").click()
+        alice.get_by_role("link", name="Demo League").click()
+        expect(alice.get_by_role("heading", name="Standings")).to_be_visible()
+        alice.screenshot(path=str(SHOTS / "leagues-demo-page.png"), full_page=True)
+        alice.get_by_role("link", name="Play ranked").click()
+        expect(alice.locator('[data-part="waiting"]')).to_have_text("1")
+        expect(alice.locator("[data-queue]")).to_have_attribute("data-state", "waiting")
+        alice.screenshot(path=str(SHOTS / "leagues-queue-waiting.png"), full_page=True)
+        # ... and leaves it: cancelling (leaving the page) takes her out of the queue
+        alice.get_by_role("link", name="Cancel: leave the queue").click()
+        expect(alice).to_have_url(f"{base}/leagues/demo/")
+
+        bruno.goto(f"{base}/leagues/demo/queue/")
+        expect(bruno.locator('[data-part="waiting"]')).to_have_text("1")  # alice is gone
+        expect(bruno.locator('[data-part="window"]')).to_be_visible()
+
+        alice.get_by_role("link", name="Play ranked").click()
+        table = re.compile(rf"{re.escape(base)}/play/games/\d+/$")
+        expect(alice).to_have_url(table)
+        expect(bruno).to_have_url(table)
+        assert alice.url == bruno.url  # one table for both
+        expect(alice.locator("body")).to_contain_text("Bruno")
+        alice.screenshot(path=str(SHOTS / "leagues-paired-table.png"), full_page=True)
+
+        # the match is live in the league
+        alice.goto(f"{base}/leagues/demo/")
+        live = alice.locator("section", has=alice.get_by_role("heading", name="Live matches"))
+        expect(live.get_by_role("link", name="watch").first).to_be_visible()
+
+        # bruno resigns the match at the table: it is rated at once
+        bruno.get_by_role("button", name="Resign match").click()
+        bruno.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
+        expect(bruno.locator("body")).to_contain_text("You resigned the match.")
+        alice.goto(f"{base}/leagues/demo/")
+        rows = alice.locator("table.standings tbody tr")
+        expect(rows.first).to_have_attribute("data-username", "alice")
+        ratings = [int(r.split("?")[0]) for r in rows.locator("td.rating").all_inner_texts()]
+        assert ratings[0] > 1500 > ratings[1]
+        recent = alice.locator("section", has=alice.get_by_role("heading", name="Recent results"))
+        expect(recent.get_by_role("link", name="replay the last game").first).to_be_visible()
+        alice.screenshot(path=str(SHOTS / "leagues-standings-after.png"), full_page=True)
+        bruno.goto(f"{base}/accounts/u/alice/")
+        card = bruno.locator('.rating-card[data-league="demo"]')
+        expect(card.locator("svg.rating-chart")).to_be_visible()
+        expect(card.locator(".rating-figure")).to_contain_text(str(ratings[0]))
+        bruno.screenshot(path=str(SHOTS / "leagues-profile.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()

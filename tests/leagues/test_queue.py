@@ -1,0 +1,263 @@
+"""The ranked queue: the pairing service on the database, and the queue socket
+/ws/leagues/<slug>/queue/ against the whole ASGI application (docs/protocol.md, "The ranked
+queue socket"), authenticated by real session cookies."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Match
+from leagues import services
+from leagues.models import Membership, QueueEntry
+from tests.leagues.conftest import join, make_league
+
+# --- the service ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+class TestPairingService:
+    def test_two_members_in_reach_start_a_ranked_match(self, league, members, alice, bob):
+        services.queue_join(league=league, user=alice, channel="a")
+        assert services.queue_pair(league=league) == []  # alone: waits
+        services.queue_join(league=league, user=bob, channel="b")
+        [match] = services.queue_pair(league=league)
+        assert match.ranked and match.league == league
+        assert {match.user0, match.user1} == {alice, bob}
+        assert not QueueEntry.objects.exists()
+
+    def test_the_closest_rating_is_paired_and_the_far_one_waits(self, league, alice, bob, carol):
+        join(league, alice, rating=1500)
+        join(league, bob, rating=1560)
+        join(league, carol, rating=1530)
+        for user in (alice, bob, carol):
+            services.queue_join(league=league, user=user)
+        earlier = timezone.now() - timedelta(seconds=5)
+        QueueEntry.objects.filter(user=alice).update(joined_at=earlier)
+        [match] = services.queue_pair(league=league)
+        assert {match.user0, match.user1} == {alice, carol}
+        assert list(QueueEntry.objects.values_list("user__username", flat=True)) == ["bob"]
+
+    def test_a_gap_too_wide_waits_until_the_windows_widen(self, league, alice, bob):
+        join(league, alice, rating=1500)
+        join(league, bob, rating=1700)
+        services.queue_join(league=league, user=alice)
+        services.queue_join(league=league, user=bob)
+        assert services.queue_pair(league=league) == []
+        later = timezone.now() + timedelta(seconds=20)  # windows of 200 each
+        QueueEntry.objects.update(seen_at=later)
+        assert len(services.queue_pair(league=league, now=later)) == 1
+
+    def test_stale_entries_are_dropped(self, league, members, alice, bob, settings):
+        services.queue_join(league=league, user=alice)
+        services.queue_join(league=league, user=bob)
+        old = timezone.now() - timedelta(seconds=settings.LEAGUES_QUEUE_TTL + 1)
+        QueueEntry.objects.filter(user=bob).update(seen_at=old)
+        assert services.queue_waiting(league_id=league.pk) == 1
+        assert services.queue_pair(league=league) == []
+        assert list(QueueEntry.objects.values_list("user__username", flat=True)) == ["alice"]
+
+    def test_a_member_banned_while_waiting_is_dropped(self, league, members, alice, bob):
+        services.queue_join(league=league, user=alice)
+        services.queue_join(league=league, user=bob)
+        Membership.objects.filter(user=bob).update(status=Membership.Status.BANNED)
+        assert services.queue_pair(league=league) == []
+        assert list(QueueEntry.objects.values_list("user__username", flat=True)) == ["alice"]
+
+    @pytest.mark.parametrize("status", ["pending", "banned", "left"])
+    def test_only_active_members_may_queue(self, league, alice, status):
+        join(league, alice, status=status)
+        with pytest.raises(services.GameError) as info:
+            services.queue_join(league=league, user=alice)
+        assert info.value.code == "forbidden"
+        assert not QueueEntry.objects.exists()
+
+    def test_one_queue_at_a_time(self, league, alice):
+        other = make_league("south")
+        join(league, alice)
+        join(other, alice)
+        services.queue_join(league=league, user=alice)
+        with pytest.raises(services.GameError) as info:
+            services.queue_join(league=other, user=alice)
+        assert "North League" in info.value.message
+
+    def test_leaving_the_league_leaves_its_queue(self, league, members, alice):
+        services.queue_join(league=league, user=alice)
+        services.league_leave(league=league, user=alice)
+        assert not QueueEntry.objects.exists()
+
+    def test_a_second_tab_keeps_the_place_and_the_first_leaving_does_not_drop_it(
+        self, league, members, alice
+    ):
+        first = services.queue_join(league=league, user=alice, channel="tab-1")
+        second = services.queue_join(league=league, user=alice, channel="tab-2")
+        assert second.pk == first.pk and second.joined_at == first.joined_at
+        assert not services.queue_leave(league_id=league.pk, user=alice, channel="tab-1")
+        assert services.queue_leave(league_id=league.pk, user=alice, channel="tab-2")
+
+
+# --- the socket -------------------------------------------------------------------------------
+
+QUIET = 0.5
+
+
+def _origin() -> tuple[bytes, bytes]:
+    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
+    return (b"origin", f"http://{host}".encode())
+
+
+def cookie_for(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+
+
+async def connect(slug: str, cookie: str | None = None) -> WebsocketCommunicator:
+    from spite.asgi import application
+
+    headers = [_origin()]
+    if cookie:
+        headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    socket = WebsocketCommunicator(application, f"/ws/leagues/{slug}/queue/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def until(socket: WebsocketCommunicator, kind: str) -> list[dict[str, Any]]:
+    """Frames up to and including the first of type ``kind``."""
+    received = []
+    while True:
+        frame = await socket.receive_json_from(timeout=5)
+        received.append(frame)
+        if frame["type"] == kind:
+            return received
+
+
+async def refused(socket: WebsocketCommunicator) -> tuple[dict[str, Any], int]:
+    error = await socket.receive_json_from()
+    closed = await socket.receive_output()
+    assert closed["type"] == "websocket.close"
+    return error, closed["code"]
+
+
+@pytest.fixture
+def fast_ticks(settings):
+    settings.LEAGUES_QUEUE_TICK = 0.1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+class TestQueueSocket:
+    async def test_two_members_are_paired_and_sent_to_one_table(
+        self, league, members, alice, bob, fast_ticks
+    ):
+        cookies = {u.username: await sync_to_async(cookie_for)(u) for u in (alice, bob)}
+        alices = await connect(league.slug, cookies["alice"])
+        try:
+            queued = await alices.receive_json_from(timeout=5)
+            assert queued["type"] == "queued" and queued["league"] == league.slug
+            assert (queued["waiting"], queued["rating"], queued["window"]) == (1, 1500, 100)
+            bobs = await connect(league.slug, cookies["bob"])
+            try:
+                got = {"alice": await until(alices, "paired"), "bob": await until(bobs, "paired")}
+                a, b = got["alice"][-1], got["bob"][-1]
+                assert a["match"] == b["match"] and a["game"] == b["game"]
+                assert a["url"] == b["url"] == f"/play/games/{a['game']}/"
+                assert {a["seat"], b["seat"]} == {0, 1}
+                assert a["opponent"] == {"username": "bob", "name": "Bob"}
+                assert b["opponent"]["username"] == "alice" and a["league"] == league.slug
+                match = await sync_to_async(Match.objects.get)(pk=a["match"])
+                assert match.ranked and match.league_id == league.pk
+                assert not await sync_to_async(QueueEntry.objects.exists)()
+                assert await bobs.receive_nothing(timeout=QUIET)  # paired once
+            finally:
+                await bobs.disconnect()
+        finally:
+            await alices.disconnect()
+        assert await sync_to_async(Match.objects.count)() == 1
+
+    async def test_a_non_member_is_refused_with_4403(self, league, members, carol):
+        cookie = await sync_to_async(cookie_for)(carol)
+        socket = await connect(league.slug, cookie)
+        error, code = await refused(socket)
+        assert error["code"] == "forbidden" and "not a member" in error["message"]
+        assert code == 4403
+        await socket.disconnect()
+        assert not await sync_to_async(QueueEntry.objects.exists)()
+
+    async def test_a_pending_member_is_refused(self, league, carol):
+        await sync_to_async(join)(league, carol, status=Membership.Status.PENDING)
+        socket = await connect(league.slug, await sync_to_async(cookie_for)(carol))
+        error, code = await refused(socket)
+        assert (error["code"], code) == ("forbidden", 4403)
+        await socket.disconnect()
+
+    async def test_anonymous_and_unknown_leagues_are_refused(self, league, members, alice):
+        socket = await connect(league.slug)
+        error, code = await refused(socket)
+        assert (error["code"], code) == ("unauthenticated", 4401)
+        await socket.disconnect()
+        socket = await connect("nowhere", await sync_to_async(cookie_for)(alice))
+        error, code = await refused(socket)
+        assert (error["code"], code) == ("not_found", 4404)
+        await socket.disconnect()
+
+    async def test_disconnecting_leaves_the_queue_and_the_count_is_broadcast(
+        self, league, alice, bob, fast_ticks
+    ):
+        await sync_to_async(join)(league, alice, rating=1500)
+        await sync_to_async(join)(league, bob, rating=2400)  # too far: never paired here
+        cookies = {u.username: await sync_to_async(cookie_for)(u) for u in (alice, bob)}
+        alices = await connect(league.slug, cookies["alice"])
+        try:
+            assert (await alices.receive_json_from(timeout=5))["waiting"] == 1
+            bobs = await connect(league.slug, cookies["bob"])
+            queued = await bobs.receive_json_from(timeout=5)
+            assert queued["type"] == "queued" and queued["waiting"] == 2
+            count = await until(alices, "queue")
+            assert count[-1]["waiting"] == 2
+            assert await sync_to_async(QueueEntry.objects.count)() == 2
+            await bobs.disconnect()
+            frames = await until(alices, "queue")
+            while frames[-1]["waiting"] != 1:  # a window change may come first
+                frames = await until(alices, "queue")
+            assert await sync_to_async(QueueEntry.objects.count)() == 1
+        finally:
+            await alices.disconnect()
+        assert not await sync_to_async(QueueEntry.objects.exists)()
+        assert not await sync_to_async(Match.objects.exists)()
+
+    async def test_the_socket_takes_no_messages(self, league, members, alice):
+        socket = await connect(league.slug, await sync_to_async(cookie_for)(alice))
+        try:
+            assert (await socket.receive_json_from(timeout=5))["type"] == "queued"
+            await socket.send_to(text_data='{"type": "sync"}')
+            frames = await until(socket, "error")
+            assert frames[-1]["code"] == "bad_message"
+        finally:
+            await socket.disconnect()
+
+    async def test_a_lost_paired_message_is_found_at_the_next_tick(
+        self, league, members, alice, bob, fast_ticks, monkeypatch
+    ):
+        from leagues import services as league_services
+
+        monkeypatch.setattr(league_services, "queue_paired_send", lambda *a, **k: None)
+        cookies = {u.username: await sync_to_async(cookie_for)(u) for u in (alice, bob)}
+        alices = await connect(league.slug, cookies["alice"])
+        bobs = await connect(league.slug, cookies["bob"])
+        try:
+            a = (await until(alices, "paired"))[-1]
+            b = (await until(bobs, "paired"))[-1]
+            assert a["match"] == b["match"]
+        finally:
+            await alices.disconnect()
+            await bobs.disconnect()
