@@ -159,20 +159,14 @@ class Notifier {
   showChallenge(c, { announce }) {
     if (Date.parse(c.expires_at) <= Date.now() || this.card(c.id)) return;
     const titleId = `notice-${c.id}-title`;
-    const accept = el("button", {
-      type: "button",
-      class: "button",
-      "data-answer": "accept",
-      "aria-label": t("acceptLabel", { name: c.from.name }),
-      text: t("accept"),
-    });
-    const decline = el("button", {
-      type: "button",
-      class: "button-secondary",
-      "data-answer": "decline",
-      "aria-label": t("declineLabel", { name: c.from.name }),
-      text: t("decline"),
-    });
+    const button = (answer, className) => {
+      const label = t(`${answer}Label`, { name: c.from.name });
+      const node = el("button", { type: "button", class: className, "data-answer": answer, "aria-label": label, text: t(answer) });
+      node.addEventListener("click", () => this.answer(c.id, answer === "accept"));
+      return node;
+    };
+    const accept = button("accept", "button");
+    const decline = button("decline", "button-secondary");
     const card = el(
       "li",
       {
@@ -189,8 +183,6 @@ class Notifier {
       el("div", { class: "notice-actions" }, accept, decline),
       el("p", { class: "notice-error", role: "alert", hidden: true }),
     );
-    accept.addEventListener("click", () => this.answer(c.id, true));
-    decline.addEventListener("click", () => this.answer(c.id, false));
     this.list.prepend(card);
     if (announce) this.say(t("challengeAnnounce", { name: c.from.name, rules: c.summary }));
   }
