@@ -90,7 +90,7 @@ class QueueConsumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.waiter
             self.waiter = None
-        if self.joined and not self.paired:
+        if self.joined:  # paired: the entry is gone already, and this changes nothing
             await database_sync_to_async(services.queue_leave)(
                 league_id=self.league.pk, user=self.user, channel=self.channel_name
             )

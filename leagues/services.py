@@ -455,7 +455,8 @@ def queue_refresh(*, league: League, user: Any, channel: str, since: datetime) -
         .order_by("-created_at")
         .first()
     )
-    if match is not None:
+    if match is not None:  # playing now (paired, or a ranked challenge accepted): not waiting
+        queue_leave(league_id=league.pk, user=user)
         return QueueStatus(
             waiting=queue_waiting(league_id=league.pk), paired=_paired_frame(match, user.pk)
         )

@@ -88,6 +88,25 @@ class TestPairingService:
             services.queue_join(league=other, user=alice)
         assert "North League" in info.value.message
 
+    def test_a_ranked_match_started_elsewhere_ends_the_wait(self, league, members, alice, bob):
+        entry = services.queue_join(league=league, user=alice, channel="a")
+        assert services.queue_refresh(
+            league=league, user=alice, channel="a", since=entry.joined_at
+        ) == services.QueueStatus(waiting=1)
+        match = services.ranked_match_create(league=league, user0=bob, user1=alice)  # a challenge
+        status = services.queue_refresh(
+            league=league, user=alice, channel="a", since=entry.joined_at
+        )
+        assert status.paired is not None and status.paired["match"] == match.pk
+        assert status.paired["opponent"]["username"] == "bob" and status.paired["seat"] == 1
+        assert not QueueEntry.objects.exists()
+
+    def test_a_dropped_place_is_taken_again_at_the_next_tick(self, league, members, alice):
+        entry = services.queue_join(league=league, user=alice, channel="a")
+        QueueEntry.objects.all().delete()  # as a pairing sweep drops a stale entry
+        services.queue_refresh(league=league, user=alice, channel="a", since=entry.joined_at)
+        assert QueueEntry.objects.get().channel == "a"
+
     def test_leaving_the_league_leaves_its_queue(self, league, members, alice):
         services.queue_join(league=league, user=alice)
         services.league_leave(league=league, user=alice)
