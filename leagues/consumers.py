@@ -4,8 +4,10 @@ waits, the socket keeps its place fresh, re-reads the count and tries to pair ev
 ``LEAGUES_QUEUE_TICK`` seconds, so a lost doorbell or a dead process costs one tick.
 
 Thin: the services decide (``queue_join``, ``queue_pair``, ``queue_refresh``, ``queue_leave``);
-it only carries their frames. The socket takes no messages from the client: anything sent
-is answered with ``bad_message``.
+it only carries their frames. The plumbing is the site's socket base (``games.sockets.
+JsonSocket``): error frames, close codes, the groups it leaves on closing, and the throttle and
+decoding of what a client sends. The socket takes no messages from the client: anything sent
+is answered with ``bad_message`` (or ``throttled``, past the site's rate).
 """
 
 from __future__ import annotations
@@ -17,23 +19,22 @@ from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games.errors import BAD_MESSAGE, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.errors import NOT_FOUND, UNAUTHENTICATED, GameError
+from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from leagues import services
 from leagues.broadcast import queue_group
 from leagues.models import League
 
 logger = logging.getLogger(__name__)
 
-CLOSE_UNAUTHENTICATED = 4401
+#: Close code after a ``forbidden`` refusal (not an active member, or waiting elsewhere).
 CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
 
 
-class QueueConsumer(AsyncJsonWebsocketConsumer):
+class QueueConsumer(JsonSocket):
     league: League
     since: datetime
 
@@ -41,7 +42,6 @@ class QueueConsumer(AsyncJsonWebsocketConsumer):
         self.waiter: asyncio.Task[None] | None = None
         self.joined = False
         self.paired = False
-        self.group: str | None = None
         self.sent: tuple[int, int] | None = None
         await self.accept()
         user = self.scope.get("user")
@@ -57,8 +57,7 @@ class QueueConsumer(AsyncJsonWebsocketConsumer):
         except GameError as exc:
             await self._refuse(exc, CLOSE_NOT_FOUND)
             return
-        self.group = queue_group(self.league.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)  # before joining
+        await self.join(queue_group(self.league.pk))  # before joining the queue
         try:
             entry = await database_sync_to_async(services.queue_join)(
                 league=self.league, user=user, channel=self.channel_name
@@ -81,7 +80,7 @@ class QueueConsumer(AsyncJsonWebsocketConsumer):
         self.waiter = asyncio.get_running_loop().create_task(self._wait())
 
     async def _refuse(self, exc: GameError, code: int) -> None:
-        await self.send_json(exc.to_frame())
+        await self.send_error(exc)
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
@@ -90,20 +89,19 @@ class QueueConsumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.waiter
             self.waiter = None
-        if self.joined:  # paired: the entry is gone already, and this changes nothing
-            await database_sync_to_async(services.queue_leave)(
-                league_id=self.league.pk, user=self.user, channel=self.channel_name
-            )
-        self.joined = False
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        try:
+            if self.joined:  # paired: the entry is gone already, and this changes nothing
+                await database_sync_to_async(services.queue_leave)(
+                    league_id=self.league.pk, user=self.user, channel=self.channel_name
+                )
+        finally:
+            self.joined = False
+            await super().disconnect(code)  # leaves the queue's group
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send_json(
-            GameError(
-                BAD_MESSAGE, "The queue socket takes no messages: close it to leave the queue."
-            ).to_frame()
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        """A message that passed the base's throttle and decoding: there are none to take."""
+        await self.send_error(
+            bad_message("The queue socket takes no messages: close it to leave the queue.")
         )
 
     # --- waiting

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 import engine
 from games.broadcast import viewer_key
 from games.errors import NOT_FOUND, GameError
@@ -23,8 +25,12 @@ LAST_MOVES = 20
 
 
 def game_get(*, game_id: int) -> Game:
-    """The game with its match and seated users; GameError ``not_found`` if there is none."""
-    game = Game.objects.select_related("match__user0", "match__user1").filter(pk=game_id).first()
+    """The game with its match, seated users and league; GameError ``not_found`` if none."""
+    game = (
+        Game.objects.select_related("match__user0", "match__user1", "match__league")
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise GameError(NOT_FOUND, "There is no such game.")
     return game
@@ -62,6 +68,15 @@ def _rematch_info(match: Match) -> dict[str, Any] | None:
     return {"offered_by": match.rematch_offered_by, "match": match.rematch_id, "game": game}
 
 
+def _league_info(match: Match) -> dict[str, Any] | None:
+    """The match's league (a ranked match always has one), with its page's address."""
+    if match.league_id is None:
+        return None
+    league = match.league
+    url = reverse("leagues:detail", kwargs={"slug": league.slug})
+    return {"name": league.name, "slug": league.slug, "url": url}
+
+
 def _match_info(match: Match, next_game: int | None) -> dict[str, Any]:
     return {
         "id": match.pk,
@@ -72,6 +87,7 @@ def _match_info(match: Match, next_game: int | None) -> dict[str, Any]:
         "reason": match.end_reason or None,
         "seats": [_seat_info(match, seat) for seat in SEATS],
         "ranked": match.ranked,
+        "league": _league_info(match),
         "next_game": next_game,
         "rematch": _rematch_info(match),
     }

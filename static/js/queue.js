@@ -2,7 +2,10 @@
 // (docs/protocol.md, "The ranked queue socket"). Opening it joins the league's queue; leaving
 // the page closes it, which leaves the queue. Shows how many wait and the rating range searched;
 // on `paired` goes to the table. A `paired` frame arriving on the per-user socket (notify.js's
-// `spite:me` events) does the same. No build step.
+// `spite:me` events) does the same. The socket is socket.js's (reconnecting with backoff, not
+// after a refusal). No build step: an ES module.
+
+import { Socket } from "./socket.js";
 
 const TEXT = {
   waiting: "Waiting for an opponent… (%(time)s)",
@@ -17,7 +20,7 @@ function t(key, params = {}) {
 }
 
 // Close codes after which reconnecting cannot help (docs/protocol.md).
-const FINAL_CLOSES = new Set([4401, 4403, 4404]);
+const FINAL_CLOSES = [4401, 4403, 4404];
 
 function clock(seconds) {
   const m = Math.floor(seconds / 60);
@@ -28,67 +31,43 @@ function clock(seconds) {
 class Queue {
   constructor(root) {
     this.root = root;
-    this.wsPath = root.dataset.queueWs;
     this.status = root.querySelector('[data-part="status"]');
     this.waiting = root.querySelector('[data-part="waiting"]');
     this.windowLine = root.querySelector('[data-part="window"]');
     this.windowValue = root.querySelector('[data-part="window-value"]');
-    this.socket = null;
-    this.retries = 0;
-    this.done = false;
+    this.done = false; // paired or refused: nothing more to wait for
     this.joinedAt = null;
     this.timer = window.setInterval(() => this.tick(), 1000);
     document.addEventListener("spite:me", (event) => {
       if (event.detail && event.detail.type === "paired") this.paired(event.detail);
     });
     window.addEventListener("pagehide", () => this.stop());
-    this.connect();
-  }
-
-  connect() {
-    if (this.done || !this.wsPath || !("WebSocket" in window)) return;
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    let socket;
-    try {
-      socket = new WebSocket(`${scheme}://${window.location.host}${this.wsPath}`);
-    } catch {
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.retries = 0;
-      this.root.dataset.state = "open";
-    });
-    socket.addEventListener("message", (event) => {
-      let frame;
-      try {
-        frame = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.receive(frame);
-    });
-    socket.addEventListener("close", (event) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.root.dataset.state = "closed";
-      if (this.done || FINAL_CLOSES.has(event.code)) return;
-      this.say(t("reconnecting"));
-      this.scheduleReconnect();
+    this.socket = new Socket(root.dataset.queueWs, {
+      onFrame: (frame) => this.receive(frame),
+      onStatus: (status) => this.connection(status),
+      finalCodes: FINAL_CLOSES,
+      baseDelay: 1000,
+      maxDelay: 15000,
     });
   }
 
-  scheduleReconnect() {
-    const delay = Math.min(15000, 1000 * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
-    this.retries += 1;
-    window.setTimeout(() => this.connect(), delay);
+  connection(status) {
+    if (status === "open") this.root.dataset.state = "open";
+    if (status !== "closed" && status !== "gone") return;
+    if (!this.done) this.root.dataset.state = "closed"; // a refusal or a pairing stays shown
+    if (status === "closed") this.say(t("reconnecting")); // "gone": no retry is coming
+  }
+
+  finish() {
+    this.done = true;
+    window.clearInterval(this.timer);
+    this.socket.stop(); // the next close is final
   }
 
   stop() {
-    this.done = true;
-    window.clearInterval(this.timer);
-    if (this.socket) this.socket.close(1000);
+    this.finish();
+    // Leaving the page leaves the queue: close now rather than when the page is torn down.
+    if (this.socket.ws) this.socket.ws.close(1000);
   }
 
   say(text) {
@@ -110,7 +89,7 @@ class Queue {
         this.paired(frame);
         break;
       case "error":
-        this.done = frame.code !== "bad_message";
+        if (frame.code !== "bad_message") this.finish(); // refused: the server closes the socket
         this.root.dataset.state = "refused";
         this.say(t("refused", { message: frame.message }));
         break;
@@ -135,8 +114,7 @@ class Queue {
 
   paired(frame) {
     if (this.done && this.root.dataset.state === "paired") return;
-    this.done = true;
-    window.clearInterval(this.timer);
+    this.finish();
     this.root.dataset.state = "paired";
     this.say(frame.opponent ? t("paired", { name: frame.opponent.name }) : t("pairedPlain"));
     if (frame.url) window.location.assign(frame.url);

@@ -62,6 +62,13 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_s
         expect(bruno).to_have_url(table)
         assert alice.url == bruno.url  # one table for both
         expect(alice.locator("body")).to_contain_text("Bruno")
+        # the table's header says the match is ranked, and in which league (a link to it)
+        for page in (alice, bruno):
+            badge = page.get_by_role("link", name="Ranked in Demo League")
+            expect(badge).to_have_attribute("href", "/leagues/demo/")
+            expect(page.locator('[data-part="match-kind"]')).to_have_attribute(
+                "data-ranked", "true"
+            )
         alice.screenshot(path=str(SHOTS / "leagues-paired-table.png"), full_page=True)
 
         # the match is live in the league

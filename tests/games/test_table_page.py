@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.selectors import game_state_frame
 from games.services import game_resign
-from tests.games.helpers import current_game
+from tests.games.helpers import SMALL, current_game
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +125,48 @@ def test_a_finished_game_still_renders(client, alice, human_starts) -> None:
     assert state["game"]["status"] != "active"
     assert state["match"]["status"] != "active"
     assert 'data-part="result"' in html
+
+
+def match_kind(html: str) -> tuple[str, str | None, str]:
+    """The header's badge: its data-ranked, its link (if any), and the words a sighted reader
+    sees (the screen reader's words are hidden from sight)."""
+    found = re.search(r'<p class="match-kind"[^>]*data-ranked="(\w+)"[^>]*>(.*?)</p>', html, re.S)
+    assert found, "no match-kind badge"
+    inner = re.sub(r'<span class="sr-only">.*?</span>', "", found.group(2))
+    link = re.search(r'<a href="([^"]+)"', inner)
+    words = " ".join(re.sub(r"<[^>]+>", "", inner).split())
+    return found.group(1), link.group(1) if link else None, words
+
+
+def test_a_casual_match_says_casual_in_the_header(client, alice, human_starts) -> None:
+    game = current_game(human_starts(alice))
+    client.force_login(alice)
+    html = client.get(reverse("games:table", kwargs={"game_id": game.pk})).content.decode()
+
+    assert initial_state(html)["match"]["league"] is None
+    assert match_kind(html) == ("false", None, "Casual")
+
+
+def test_a_ranked_match_names_its_league_and_links_to_it(client, alice, bob) -> None:
+    from leagues.models import League, Membership
+    from leagues.services import ranked_match_create
+
+    league = League.objects.create(slug="north", name="North League", rules=SMALL.to_dict())
+    for user in (alice, bob):
+        Membership.objects.create(league=league, user=user)
+    game = current_game(ranked_match_create(league=league, user0=alice, user1=bob))
+    url = reverse("leagues:detail", kwargs={"slug": "north"})
+    for viewer in (alice, None):  # a player, and an anonymous spectator
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        html = client.get(reverse("games:table", kwargs={"game_id": game.pk})).content.decode()
+
+        state = initial_state(html)
+        assert state["match"]["ranked"] is True
+        assert state["match"]["league"] == {"name": "North League", "slug": "north", "url": url}
+        assert match_kind(html) == ("true", url, "Ranked · North League")
+        assert re.search(r'<span class="sr-only"> in </span>North League</a>', html)
 
 
 def test_the_static_files_load_nothing_from_another_host() -> None:

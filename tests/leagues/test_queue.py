@@ -254,15 +254,28 @@ class TestQueueSocket:
         assert not await sync_to_async(QueueEntry.objects.exists)()
         assert not await sync_to_async(Match.objects.exists)()
 
-    async def test_the_socket_takes_no_messages(self, league, members, alice):
+    async def test_the_socket_takes_no_messages(self, league, members, alice, settings):
+        settings.GAMES_WS_THROTTLE = (4, 60.0)  # the shared socket base's limit, read on connect
         socket = await connect(league.slug, await sync_to_async(cookie_for)(alice))
         try:
             assert (await socket.receive_json_from(timeout=5))["type"] == "queued"
             await socket.send_to(text_data='{"type": "sync"}')
-            frames = await until(socket, "error")
-            assert frames[-1]["code"] == "bad_message"
+            error = (await until(socket, "error"))[-1]
+            assert error["code"] == "bad_message" and "close it to leave" in error["message"]
+            for frame in (
+                {"text_data": "{not json"},
+                {"bytes_data": b"\x00"},
+                {"text_data": "[1]"},
+            ):
+                await socket.send_to(**frame)
+                assert (await until(socket, "error"))[-1]["code"] == "bad_message", frame
+            await socket.send_to(text_data='{"type": "sync"}')  # the fifth in a minute
+            throttled = (await until(socket, "error"))[-1]
+            assert throttled["code"] == "throttled" and throttled["params"]["retry_after"] > 0
+            assert await sync_to_async(QueueEntry.objects.filter(user=alice).exists)()
         finally:
             await socket.disconnect()
+        assert not await sync_to_async(QueueEntry.objects.exists)()
 
     async def test_a_lost_paired_message_is_found_at_the_next_tick(
         self, league, members, alice, bob, fast_ticks, monkeypatch
