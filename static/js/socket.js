@@ -2,7 +2,8 @@
 // JSON frames, and when the connection drops it connects again after a capped, jittered
 // backoff (so a restarted server is not met by every tab at once). The database is the truth
 // (docs/protocol.md): a page asks for a `sync` in `onOpen`, on every (re)connection.
-// Used by table.js (the game socket) and notify.js (/ws/me/). No build step: an ES module.
+// Used by table.js (the game socket), notify.js (/ws/me/) and queue.js (the ranked queue).
+// No build step: an ES module.
 //
 //   const socket = new Socket("/ws/games/41/", {
 //     onFrame: (frame) => …,            // every JSON object the server sends
