@@ -1,20 +1,110 @@
-from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
+"""The leagues admin: leagues, memberships, the queue, rating changes and tournaments
+(docs/leagues.md, docs/tournaments.md). A staff member with the model permissions manages
+every league; a staff member who moderates a league (and lacks them) manages that league's
+rows only (``LeagueScopedAdmin``)."""
 
-from leagues.models import League, Membership, QueueEntry, RatingChange
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse
+
+from games.errors import GameError
+from leagues.models import (
+    Entry,
+    League,
+    Membership,
+    QueueEntry,
+    RatingChange,
+    Round,
+    Tournament,
+    TournamentMatch,
+)
+
+# --- scoping: a league's moderator manages that league only -----------------------------------
+
+
+def moderated_league_ids(request: HttpRequest) -> set[int]:
+    """The leagues the (staff) user moderates, cached on the request."""
+    cached = getattr(request, "_moderated_leagues", None)
+    if cached is None:
+        user = request.user
+        cached = set()
+        if user.is_active and user.is_staff:
+            cached = set(
+                Membership.objects.filter(
+                    user_id=user.pk,
+                    role=Membership.Role.MODERATOR,
+                    status=Membership.Status.ACTIVE,
+                ).values_list("league_id", flat=True)
+            )
+        request._moderated_leagues = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class LeagueScopedAdmin(admin.ModelAdmin):
+    """Staff with the model's permissions manage every league's rows; a staff member who is
+    an active moderator of some leagues (without those permissions) sees and changes the
+    rows of those leagues only. Deleting needs the model permission."""
+
+    league_lookup = "league"  # the path from the model to its league ("" for League itself)
+
+    def _league_id_of(self, obj: Any) -> int | None:
+        if not self.league_lookup:
+            return int(obj.pk)
+        value = obj
+        for part in self.league_lookup.split("__"):
+            value = getattr(value, part, None)
+            if value is None:
+                return None
+        return int(value.pk)
+
+    def _moderates(self, request: HttpRequest, obj: Any = None) -> bool:
+        leagues = moderated_league_ids(request)
+        if not leagues:
+            return False
+        return obj is None or self._league_id_of(obj) in leagues
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return super().has_module_permission(request) or bool(moderated_league_ids(request))
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) or self._moderates(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) or self._moderates(request, obj)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        opts = self.model._meta
+        if request.user.has_perm(
+            f"{opts.app_label}.view_{opts.model_name}"
+        ) or request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):
+            return qs
+        field = f"{self.league_lookup}__in" if self.league_lookup else "pk__in"
+        return qs.filter(**{field: moderated_league_ids(request)})
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(LeagueScopedAdmin):
+    league_lookup = ""
     list_display = ["name", "slug", "status", "admission", "bots_ranked", "created_at"]
     list_filter = ["status", "admission", "bots_ranked"]
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ("name",)}
+    actions = ["archive_selected"]
+
+    @admin.action(description="Archive the selected leagues (they keep standings, play no more)")
+    def archive_selected(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
+        count = queryset.filter(status=League.Status.ACTIVE).update(status=League.Status.ARCHIVED)
+        self.message_user(request, f"{count} league(s) archived.", messages.SUCCESS)
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(LeagueScopedAdmin):
     list_display = [
         "user",
         "league",
@@ -73,3 +163,231 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+# --- tournaments --------------------------------------------------------------------------------
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["user", "status", "seed_rating", "joined_at"]
+    readonly_fields = ["seed_rating", "joined_at"]
+    raw_id_fields = ["user"]
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "status", "started_at", "closed_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _each(
+    admin_: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Tournament], do: Any
+) -> None:
+    """Run ``do(tournament)`` for each selected tournament; report what happened."""
+    for tournament in queryset:
+        try:
+            said = do(tournament)
+        except GameError as exc:
+            admin_.message_user(request, f"{tournament.name}: {exc.message}", messages.ERROR)
+        else:
+            admin_.message_user(request, f"{tournament.name}: {said}", messages.SUCCESS)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(LeagueScopedAdmin):
+    list_display = [
+        "name",
+        "league",
+        "format",
+        "status",
+        "current_round",
+        "entrants",
+        "ranked",
+        "created_at",
+    ]
+    list_filter = ["status", "format", "ranked", "league"]
+    search_fields = ["name", "slug", "league__name", "league__slug"]
+    list_select_related = ["league"]
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = [
+        "status",
+        "current_round",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
+    inlines = [EntryInline, RoundInline]
+    actions = [
+        "open_registration",
+        "start",
+        "close_round",
+        "forfeit_no_shows",
+        "export_standings_csv",
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return super().get_queryset(request).annotate(entrant_count=Count("entries"))
+
+    @admin.display(description="entrants", ordering="entrant_count")
+    def entrants(self, obj: Tournament) -> int:
+        return int(getattr(obj, "entrant_count", 0))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return super().has_add_permission(request) or bool(moderated_league_ids(request))
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "league" and not request.user.has_perm("leagues.change_tournament"):
+            kwargs["queryset"] = League.objects.filter(pk__in=moderated_league_ids(request))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Open registration")
+    def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from leagues.tournaments.services import tournament_open_registration
+
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournament_open_registration(tournament=t) and "registration is open.",
+        )
+
+    @admin.action(description="Start (seed and pair round one)")
+    def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from leagues.tournaments.services import tournament_start
+
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournament_start(tournament=t) and "started; round 1 is paired.",
+        )
+
+    @admin.action(description="Close the round and pair the next")
+    def close_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from leagues.tournaments.services import tournament_round_close
+
+        def do(t: Tournament) -> str:
+            rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+            if rnd is None:
+                raise GameError("forbidden", "no round is open.")
+            if not tournament_round_close(round=rnd):
+                missing = rnd.pairings.filter(source="").count()
+                raise GameError(
+                    "forbidden",
+                    f"round {rnd.number} has {missing} pairing(s) without a result.",
+                )
+            t.refresh_from_db()
+            if t.status == Tournament.Status.FINISHED:
+                return f"round {rnd.number} closed; the tournament is finished."
+            return f"round {rnd.number} closed; round {t.current_round} is paired."
+
+        _each(self, request, queryset, do)
+
+    @admin.action(description="Forfeit no-shows (matches older than the turn time limit)")
+    def forfeit_no_shows(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from leagues.tournaments.services import tournament_forfeit_no_shows
+
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: f"{tournament_forfeit_no_shows(tournament=t)} pairing(s) forfeited.",
+        )
+
+    @admin.action(description="Export standings as CSV")
+    def export_standings_csv(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse:
+        from leagues.tournaments.selectors import tournament_standings
+
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="standings.csv"'
+        writer = csv.writer(response)
+        writer.writerow(
+            [
+                "tournament",
+                "rank",
+                "player",
+                "points",
+                "wins",
+                "losses",
+                "draws",
+                "byes",
+                "buchholz",
+                "sonneborn_berger",
+                "head_to_head",
+                "reached",
+                "withdrawn",
+            ]
+        )
+        for t in queryset:
+            for row in tournament_standings(t):
+                writer.writerow(
+                    [
+                        t.slug,
+                        row.rank,
+                        row.user.username,
+                        row.points,
+                        row.wins,
+                        row.losses,
+                        row.draws,
+                        row.byes,
+                        "" if row.buchholz is None else row.buchholz,
+                        "" if row.sonneborn_berger is None else row.sonneborn_berger,
+                        "" if row.head_to_head is None else row.head_to_head,
+                        row.reached,
+                        "yes" if row.withdrawn else "",
+                    ]
+                )
+        return response
+
+
+@admin.register(TournamentMatch)
+class TournamentMatchAdmin(LeagueScopedAdmin):
+    """A pairing: set or correct its result (``pairing_result_set``: a ranked match's winner
+    changes with it and the league's ratings are recomputed)."""
+
+    league_lookup = "round__tournament__league"
+    list_display = ["__str__", "board", "first", "second", "winner", "forfeit", "source", "match"]
+    list_filter = ["source", "forfeit", "round__tournament__league", "round__tournament"]
+    search_fields = ["first__username", "second__username", "round__tournament__name"]
+    list_select_related = ["round__tournament", "first", "second", "winner"]
+    fields = ["round", "board", "first", "second", "match", "winner", "forfeit", "source"]
+    readonly_fields = ["round", "board", "first", "second", "match", "source"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "winner":
+            from accounts.models import User
+
+            pk = request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+            pairing = TournamentMatch.objects.filter(pk=pk).first() if pk else None
+            ids = [i for i in (pairing.first_id, pairing.second_id) if i] if pairing else []
+            kwargs["queryset"] = User.objects.filter(pk__in=ids)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(
+        self, request: HttpRequest, obj: TournamentMatch, form: Any, change: bool
+    ) -> None:
+        from leagues.tournaments.services import pairing_result_set
+
+        try:
+            pairing_result_set(pairing=obj, winner_id=obj.winner_id, forfeit=obj.forfeit)
+        except GameError as exc:
+            self.message_user(request, exc.message, messages.ERROR)

@@ -240,3 +240,206 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+# --- tournaments (docs/tournaments.md) -------------------------------------------------------
+
+
+class Tournament(models.Model):
+    """A tournament of a league: round robin, single elimination or Swiss. Its matches are
+    ranked matches of the league unless ``ranked`` is off; ``match_target`` overrides the
+    league's target when set. Lifecycle: draft → registration → running → finished."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("round robin")
+        ELIMINATION = "elimination", _("single elimination")
+        SWISS = "swiss", _("Swiss")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        REGISTRATION = "registration", _("registration open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("league")
+    )
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=80)
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds (Swiss)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Swiss only: how many rounds (empty: enough to separate a winner)"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
+    )
+    ranked = models.BooleanField(
+        _("ranked"), default=True, help_text=_("its matches are rated in the league")
+    )
+    match_target = models.PositiveSmallIntegerField(
+        _("match target"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("points that win a match (empty: the league's)"),
+    )
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="leagues_tournament_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.league})"
+
+
+class Entry(models.Model):
+    """A player registered in a tournament; ``seed_rating`` is their league rating when the
+    tournament started (the seeding). A withdrawn entrant keeps their results."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
+    )
+    seed_rating = models.FloatField(_("rating at the start"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.REGISTERED
+    )
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = _("entries")
+        ordering = ["tournament_id", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="leagues_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament.name}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.status == self.Status.WITHDRAWN
+
+
+class Round(models.Model):
+    """A round of a tournament: its pairings are made when it opens; it closes when every
+    pairing has a result."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_set", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="leagues_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}, round {self.number}"
+
+
+class TournamentMatch(models.Model):
+    """One pairing of a round: ``first`` takes seat 0, ``second`` seat 1 (None: a bye). Its
+    result (``winner``, ``forfeit``, ``source``) is read from the match when it ends, or set
+    by a forfeit, a bye or an admin."""
+
+    class Source(models.TextChoices):
+        PENDING = "", _("no result yet")
+        PLAYED = "played", _("played")
+        FORFEIT = "forfeit", _("forfeit")
+        BYE = "bye", _("bye")
+        ADMIN = "admin", _("set by an admin")
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("round")
+    )
+    board = models.PositiveSmallIntegerField(_("board"), default=1)
+    first = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("first player"),
+    )
+    second = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second player"),
+    )
+    match = models.OneToOneField(
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_pairing",
+        verbose_name=_("match"),
+    )
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    source = models.CharField(
+        _("result source"), max_length=8, choices=Source.choices, default="", blank=True
+    )
+
+    class Meta:
+        verbose_name = _("tournament pairing")
+        ordering = ["round_id", "board", "id"]
+
+    def __str__(self) -> str:
+        second = self.second if self.second_id else "bye"
+        return f"{self.round}: {self.first} v {second}"
+
+    @property
+    def has_result(self) -> bool:
+        return bool(self.source)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second_id is None

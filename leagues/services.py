@@ -332,6 +332,40 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
         return RatingChange.objects.bulk_create(changes)
 
 
+def league_ratings_recompute(*, league: League) -> int:
+    """Recompute every member's rating and record in ``league`` from its rated matches: each
+    member who has RatingChange rows starts again from the rating their first row began with
+    (as stored then), their rows are deleted, and every finished ranked match of the league is
+    rated again, in the order they finished (``rating_apply_match``, each at its own
+    ``finished_at``, so idle periods come out the same). Used after an admin corrects a
+    result. Returns how many matches were rated."""
+    with transaction.atomic():
+        members = {m.pk: m for m in Membership.objects.select_for_update().filter(league=league)}
+        firsts: dict[int, RatingChange] = {}
+        for change in RatingChange.objects.filter(membership__league=league).order_by(
+            "at", "match_id", "id"
+        ):
+            firsts.setdefault(change.membership_id, change)
+        for membership_id, first in firsts.items():
+            member = members[membership_id]
+            member.rating = first.rating_before
+            member.deviation = first.deviation_before
+            member.volatility = first.volatility_before
+            member.rated_at = None
+            member.matches = member.wins = member.losses = 0
+            member.points_for = member.points_against = 0
+            member.save()
+        RatingChange.objects.filter(membership__league=league).delete()
+        matches = list(
+            Match.objects.filter(league=league, ranked=True, status=Match.Status.FINISHED).order_by(
+                "finished_at", "pk"
+            )
+        )
+        for match in matches:
+            rating_apply_match(match=match)
+    return len(matches)
+
+
 # --- the ranked queue -------------------------------------------------------------------------
 
 

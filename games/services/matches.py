@@ -45,26 +45,45 @@ def _check_people(*users: Any) -> None:
 
 
 def match_create_between(
-    *, user0: Any, user1: Any, rules: engine.Rules, ranked: bool = False, league: Any = None
+    *,
+    user0: Any,
+    user1: Any,
+    rules: engine.Rules,
+    ranked: bool = False,
+    league: Any = None,
+    match_target: int | None = None,
 ) -> Match:
     """A new match between two people, with its first game. ``user0`` is player one (the one
-    who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards)."""
+    who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards).
+    ``match_target``, when given, overrides the rules' target (a tournament's own target)."""
     _check_people(user0, user1)
     if user0.pk == user1.pk:
         raise GameError(FORBIDDEN, "You cannot play against yourself.")
-    return _match_open(rules=rules, ranked=ranked, user0=user0, user1=user1, league=league)
+    return _match_open(
+        rules=rules,
+        ranked=ranked,
+        match_target=match_target,
+        user0=user0,
+        user1=user1,
+        league=league,
+    )
 
 
-def _match_open(*, rules: engine.Rules, ranked: bool, **seats: Any) -> Match:
+def _match_open(
+    *, rules: engine.Rules, ranked: bool, match_target: int | None = None, **seats: Any
+) -> Match:
     """Create the match with ``seats`` (user0/user1/bot0/bot1, and maybe its league) and deal
     its first game.
 
     Every ranked match, new or a rematch, passes ``leagues.services.ranked_terms`` here: only
-    active members of an active league (bots only where it allows them), under its knobs."""
+    active members of an active league (bots only where it allows them), under its knobs
+    (``match_target`` alone may override the league's target: a tournament's own)."""
     if ranked:
         from leagues.services import ranked_terms  # leagues decides who plays ranked
 
         rules = ranked_terms(**seats)
+    if match_target is not None:
+        rules = replace(rules, match_target=match_target)
     with transaction.atomic():
         match = Match.objects.create(
             rules=rules.to_dict(), target=rules.match_target, ranked=ranked, **seats

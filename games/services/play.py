@@ -287,3 +287,7 @@ def _match_finish(match: Match, *, winner: int | None, reason: str) -> None:
         from leagues.services import rating_apply_match
 
         rating_apply_match(match=match)
+    # A tournament's pairing reads its result from the match (same transaction).
+    from leagues.tournaments.services import tournament_match_finished
+
+    tournament_match_finished(match)

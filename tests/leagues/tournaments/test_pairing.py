@@ -43,8 +43,8 @@ def entrants(n: int, base: int = 1500) -> list[Entrant]:
 
 
 def test_the_package_imports_no_django_nor_the_site() -> None:
-    files = sorted(PACKAGE.glob("*.py"))
-    assert {p.name for p in files} == {"__init__.py", "pairing.py", "standings.py"}
+    # The pure modules; services.py and selectors.py beside them are the Django side.
+    files = [PACKAGE / name for name in ("__init__.py", "pairing.py", "standings.py")]
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         roots: set[str] = set()

@@ -1,0 +1,531 @@
+"""Writes about tournaments (docs/tournaments.md, "The Django side"): creating one, opening
+registration, registering and withdrawing, starting it, making each round's pairings and
+matches, reading results from finished matches, closing rounds, forfeits, an admin's result
+and the bots' autoplay. The pairing and scoring rules are the pure functions next door
+(``pairing.py``, ``standings.py``); this module feeds them plain data and stores what comes
+back. A refusal is a ``GameError`` with a stable code."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.models import Game, Match, Move
+from leagues.models import Entry, League, Membership, Round, Tournament, TournamentMatch
+from leagues.tournaments.pairing import (
+    Entrant,
+    Pairing,
+    Result,
+    bracket_size,
+    elimination_first_round,
+    elimination_next_round,
+    forfeits_for_withdrawn,
+    round_robin_schedule,
+    seeding,
+    swiss_pairings,
+)
+
+# --- reading a tournament as plain data ---------------------------------------------------------
+
+
+def entrants_of(tournament: Tournament) -> list[Entrant]:
+    """Every entrant (withdrawn ones too), rated as at the start (or now, before it)."""
+    entries = list(tournament.entries.all())
+    ratings = {
+        m.user_id: m.rating
+        for m in Membership.objects.filter(
+            league_id=tournament.league_id, user_id__in=[e.user_id for e in entries]
+        )
+    }
+    return [
+        Entrant(
+            e.user_id,
+            e.seed_rating if e.seed_rating is not None else ratings.get(e.user_id, 1500.0),
+        )
+        for e in entries
+    ]
+
+
+def withdrawn_of(tournament: Tournament) -> frozenset[int]:
+    return frozenset(
+        tournament.entries.filter(status=Entry.Status.WITHDRAWN).values_list("user_id", flat=True)
+    )
+
+
+def result_of(pairing: TournamentMatch) -> Result | None:
+    """The pure ``Result`` of a pairing, or None while it has none."""
+    if not pairing.has_result:
+        return None
+    if pairing.second_id is None:
+        return Result.bye(pairing.first_id)
+    return Result(pairing.first_id, pairing.second_id, pairing.winner_id, pairing.forfeit)
+
+
+def results_by_round(tournament: Tournament) -> list[list[Result]]:
+    """Each round's recorded results, round 1 first."""
+    rounds: list[list[Result]] = []
+    for rnd in tournament.round_set.order_by("number").prefetch_related("pairings"):
+        rounds.append([r for p in rnd.pairings.all() if (r := result_of(p)) is not None])
+    return rounds
+
+
+def planned_rounds(tournament: Tournament, n: int | None = None) -> int:
+    """How many rounds the tournament plays: round robin n - 1 (n odd: n); elimination
+    log2 of the bracket; Swiss its ``rounds`` (default ⌈log2 n⌉, at least 1)."""
+    if n is None:
+        n = tournament.entries.count()
+    if n < 2:
+        return 0
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return n if n % 2 else n - 1
+    if tournament.format == Tournament.Format.ELIMINATION:
+        return int(math.log2(bracket_size(n)))
+    return tournament.rounds or max(1, math.ceil(math.log2(n)))
+
+
+# --- lifecycle ----------------------------------------------------------------------------------
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+
+
+def tournament_create(
+    *,
+    league: League,
+    name: str,
+    slug: str,
+    format: str,
+    rounds: int | None = None,
+    ranked: bool = True,
+    match_target: int | None = None,
+    created_by: Any = None,
+) -> Tournament:
+    """A new tournament of ``league``, as a draft."""
+    if format not in Tournament.Format.values:
+        raise ValueError(f"unknown format {format!r}")
+    return Tournament.objects.create(
+        league=league,
+        name=name,
+        slug=slug,
+        format=format,
+        rounds=rounds,
+        ranked=ranked,
+        match_target=match_target,
+        created_by=created_by if getattr(created_by, "pk", None) else None,
+    )
+
+
+def tournament_open_registration(*, tournament: Tournament) -> Tournament:
+    """draft → registration. Refused (forbidden) from any other status or in an archived
+    league."""
+    with transaction.atomic():
+        t = _lock(tournament)
+        if t.status != Tournament.Status.DRAFT:
+            raise GameError(FORBIDDEN, f"{t.name}: registration opens only from a draft.")
+        if not t.league.is_active:
+            raise GameError(FORBIDDEN, f"{t.league.name} is archived.")
+        t.status = Tournament.Status.REGISTRATION
+        t.save(update_fields=["status", "updated_at"])
+    return t
+
+
+def tournament_register(*, tournament: Tournament, user: Any) -> Entry:
+    """An active member of the league enters while registration is open (again, after
+    withdrawing, too). Refusals: unauthenticated; forbidden (registration closed; not an
+    active member)."""
+    if not getattr(user, "is_authenticated", False):
+        raise GameError(UNAUTHENTICATED, "Log in to enter a tournament.")
+    from leagues.services import ranked_member_check
+
+    with transaction.atomic():
+        t = _lock(tournament)
+        if t.status != Tournament.Status.REGISTRATION:
+            raise GameError(FORBIDDEN, f"Registration for {t.name} is not open.")
+        ranked_member_check(league=t.league, user=user)
+        entry, created = Entry.objects.get_or_create(tournament=t, user=user)
+        if not created and entry.is_withdrawn:
+            entry.status = Entry.Status.REGISTERED
+            entry.save(update_fields=["status"])
+    return entry
+
+
+def tournament_withdraw(*, tournament: Tournament, user: Any) -> Entry:
+    """An entrant withdraws (or an admin withdraws them): never paired again. While the
+    tournament runs, their pairings without a result in the open round are forfeited (their
+    active match, if nobody has moved in it yet, is aborted); their results stand. Before
+    it starts the entry simply counts no more. Refused: not entered; finished."""
+    with transaction.atomic():
+        t = _lock(tournament)
+        entry = Entry.objects.filter(tournament=t, user_id=getattr(user, "pk", None)).first()
+        if entry is None:
+            raise GameError(NOT_FOUND, f"You are not entered in {t.name}.")
+        if t.status == Tournament.Status.FINISHED:
+            raise GameError(FORBIDDEN, f"{t.name} is over.")
+        if entry.is_withdrawn:
+            return entry
+        if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            entry.delete()
+            entry.status = Entry.Status.WITHDRAWN
+            return entry
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+        rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+        if rnd is not None:
+            withdrawn = withdrawn_of(t)
+            for p in rnd.pairings.select_for_update().filter(source=""):
+                if entry.user_id not in (p.first_id, p.second_id):
+                    continue
+                _forfeit(p, withdrawn)
+            tournament_round_close(round=rnd)
+    return entry
+
+
+def _forfeit(p: TournamentMatch, absent: Any) -> None:
+    """Record a forfeit: the one present wins; both absent: a double forfeit. Abort the
+    match when nobody has moved for both seats yet (else it plays out, unrated for the
+    tournament's result, which stands)."""
+    first_absent, second_absent = p.first_id in absent, p.second_id in absent
+    p.forfeit = True
+    p.source = TournamentMatch.Source.FORFEIT
+    if first_absent and second_absent:
+        p.winner_id = None
+    else:
+        p.winner_id = p.second_id if first_absent else p.first_id
+    p.save(update_fields=["forfeit", "source", "winner"])
+    _abort_match(p.match_id)
+
+
+def _abort_match(match_id: int | None) -> None:
+    if match_id is None:
+        return
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if match is None:
+        return
+    game = match.games.order_by("-number").first()
+    if game is None or game.number != 1 or not game.is_active:
+        return
+    from games.services import game_abort
+
+    # Both have moved: the match plays on, but the forfeit stands as the pairing's result.
+    with contextlib.suppress(GameError):
+        game_abort(game_id=game.pk, user=match.user0)
+
+
+def tournament_start(*, tournament: Tournament) -> Tournament:
+    """registration → running: seed the entrants by their league rating now, and open round
+    one (its pairings and matches). Needs at least two entrants."""
+    with transaction.atomic():
+        t = _lock(tournament)
+        if t.status != Tournament.Status.REGISTRATION:
+            raise GameError(FORBIDDEN, f"{t.name} can start only while registration is open.")
+        entries = list(t.entries.filter(status=Entry.Status.REGISTERED))
+        if len(entries) < 2:
+            raise GameError(FORBIDDEN, f"{t.name} needs at least two entrants to start.")
+        ratings = {m.user_id: m.rating for m in Membership.objects.filter(league_id=t.league_id)}
+        for e in entries:
+            e.seed_rating = ratings.get(e.user_id, 1500.0)
+            e.save(update_fields=["seed_rating"])
+        t.status = Tournament.Status.RUNNING
+        t.started_at = timezone.now()
+        t.save(update_fields=["status", "started_at", "updated_at"])
+        _round_open(t, 1)
+    return t
+
+
+def _pairings_for(t: Tournament, number: int) -> list[Pairing | None]:
+    entrants = entrants_of(t)
+    withdrawn = withdrawn_of(t)
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        schedule = round_robin_schedule(seeding(entrants))
+        return list(schedule[number - 1])
+    if t.format == Tournament.Format.ELIMINATION:
+        if number == 1:
+            return list(elimination_first_round(entrants))
+        prev = t.round_set.get(number=number - 1)
+        size = bracket_size(len(entrants)) // 2 ** (number - 1)
+        by_board = {p.board: p for p in prev.pairings.all()}
+        previous = [
+            Pairing(b.first_id, b.second_id) if (b := by_board.get(i + 1)) else None
+            for i in range(size)
+        ]
+        results = [r for p in prev.pairings.all() if (r := result_of(p)) is not None]
+        return list(elimination_next_round(previous, results, withdrawn))
+    history = [r for rnd in results_by_round(t) for r in rnd]
+    return list(swiss_pairings(entrants, history, withdrawn))
+
+
+def _rules(t: Tournament) -> engine.Rules:
+    rules = t.league.engine_rules
+    if t.match_target:
+        from dataclasses import replace
+
+        rules = replace(rules, match_target=t.match_target)
+    return rules
+
+
+def _match_for(t: Tournament, first: Any, second: Any) -> Match:
+    from games.services import match_create_between
+
+    rules = _rules(t)
+    if t.ranked:
+        return match_create_between(
+            user0=first,
+            user1=second,
+            rules=rules,
+            ranked=True,
+            league=t.league,
+            match_target=t.match_target,
+        )
+    return match_create_between(user0=first, user1=second, rules=rules)
+
+
+def _round_open(t: Tournament, number: int) -> Round:
+    from accounts.models import User
+
+    pairings = _pairings_for(t, number)
+    withdrawn = withdrawn_of(t)
+    rnd = Round.objects.create(tournament=t, number=number)
+    t.current_round = number
+    t.save(update_fields=["current_round", "updated_at"])
+    ids = {i for p in pairings if p for i in (p.first, p.second) if i is not None}
+    users = User.objects.in_bulk(ids)
+    forfeits = {
+        (r.first, r.second): r
+        for r in forfeits_for_withdrawn([p for p in pairings if p], withdrawn)
+    }
+    for board, p in enumerate(pairings, start=1):
+        if p is None:
+            continue
+        row = TournamentMatch(round=rnd, board=board, first_id=p.first, second_id=p.second)
+        if p.second is None:
+            row.winner_id = p.first
+            row.source = TournamentMatch.Source.BYE
+        elif (p.first, p.second) in forfeits:
+            row.winner_id = forfeits[(p.first, p.second)].winner
+            row.forfeit = True
+            row.source = TournamentMatch.Source.FORFEIT
+        else:
+            row.match = _match_for(t, users[p.first], users[p.second])
+        row.save()
+    tournament_round_close(round=rnd)
+    return rnd
+
+
+def tournament_round_close(*, round: Round) -> bool:
+    """Close ``round`` if every pairing has a result, then open the next round or finish the
+    tournament. Returns whether it closed (False: results missing, or closed already)."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if rnd.status == Round.Status.CLOSED:
+            return False
+        if rnd.pairings.filter(source="").exists():
+            return False
+        t = _lock(rnd.tournament)
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        if _is_over(t, rnd.number):
+            t.status = Tournament.Status.FINISHED
+            t.finished_at = timezone.now()
+            t.save(update_fields=["status", "finished_at", "updated_at"])
+        else:
+            _round_open(t, rnd.number + 1)
+    return True
+
+
+def _is_over(t: Tournament, number: int) -> bool:
+    n = t.entries.count()
+    if number >= planned_rounds(t, n):
+        return True
+    active = n - len(withdrawn_of(t))
+    if t.format == Tournament.Format.SWISS and active < 2:
+        return True
+    if t.format == Tournament.Format.ELIMINATION:
+        nxt = _pairings_for(t, number + 1)
+        return all(p is None for p in nxt)
+    return False
+
+
+def tournament_match_finished(match: Match) -> None:
+    """The hook ``games.services`` calls when a match finishes (in its transaction): the
+    match's tournament pairing, if any and without a result yet, takes the match's winner;
+    the round closes if it was the last result."""
+    pairing = (
+        TournamentMatch.objects.select_for_update().filter(match_id=match.pk, source="").first()
+    )
+    if pairing is None:
+        return
+    winner = match.user_id_at(match.winner) if match.winner is not None else None
+    pairing.winner_id = winner
+    pairing.forfeit = False
+    pairing.source = TournamentMatch.Source.PLAYED
+    pairing.save(update_fields=["winner", "forfeit", "source"])
+    tournament_round_close(round=pairing.round)
+
+
+def pairing_result_set(
+    *, pairing: TournamentMatch, winner_id: int | None, forfeit: bool = False
+) -> TournamentMatch:
+    """An admin sets or corrects a pairing's result. When the pairing's ranked match is
+    finished and the winner changes, the match's winning seat changes too and the league's
+    ratings are recomputed from every rated match (``league_ratings_recompute``). A round
+    whose last result this was closes (and the next is paired)."""
+    from leagues.services import league_ratings_recompute
+
+    with transaction.atomic():
+        p = (
+            TournamentMatch.objects.select_for_update()
+            .select_related("round__tournament__league")
+            .get(pk=pairing.pk)
+        )
+        if p.second_id is None:
+            raise GameError(FORBIDDEN, "A bye has no result to set.")
+        if winner_id not in (p.first_id, p.second_id, None):
+            raise GameError(FORBIDDEN, "The winner must be one of the pair.")
+        p.winner_id = winner_id
+        p.forfeit = forfeit
+        p.source = TournamentMatch.Source.ADMIN
+        p.save(update_fields=["winner", "forfeit", "source"])
+        match = Match.objects.select_for_update().filter(pk=p.match_id).first()
+        if match is not None and match.status == Match.Status.FINISHED and winner_id:
+            seat = 0 if match.user0_id == winner_id else 1
+            if match.winner != seat:
+                match.winner = seat
+                match.save(update_fields=["winner", "updated_at"])
+                if match.ranked and match.league_id:
+                    league_ratings_recompute(league=p.round.tournament.league)
+        elif match is not None and match.status == Match.Status.ACTIVE:
+            _abort_match(match.pk)
+        tournament_round_close(round=p.round)
+    return p
+
+
+def tournament_forfeit_no_shows(
+    *, tournament: Tournament, after: timedelta | None = None, now: Any = None
+) -> int:
+    """Forfeit the open round's pairings whose match, created longer than ``after`` ago
+    (default: the league's turn time limit), still has a seat that never moved: the one who
+    moved wins by forfeit; neither moved: a double forfeit. The match is aborted. Returns how
+    many pairings were forfeited."""
+    now = now or timezone.now()
+    if after is None:
+        after = timedelta(seconds=tournament.league.turn_time_limit)
+    count = 0
+    with transaction.atomic():
+        t = _lock(tournament)
+        rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+        if rnd is None:
+            return 0
+        for p in rnd.pairings.select_for_update().filter(source="", match__isnull=False):
+            match = Match.objects.get(pk=p.match_id)
+            if match.status != Match.Status.ACTIVE or match.created_at > now - after:
+                continue
+            moved = set(
+                Move.objects.filter(game__match=match)
+                .values_list("seat", flat=True)
+                .order_by()
+                .distinct()
+            )
+            absent = {match.user_id_at(s) for s in (0, 1) if s not in moved}
+            if not absent:
+                continue
+            _forfeit(p, absent)
+            count += 1
+        if count:
+            tournament_round_close(round=rnd)
+    return count
+
+
+# --- the bots' autoplay -------------------------------------------------------------------------
+
+
+def match_autoplay(*, match: Match, bot: str = "greedy") -> Match:
+    """Play ``match`` to its end with engine bots choosing for both people, through
+    ``games.services.game_play_move`` as each user (move ids ``auto-<version>``)."""
+    from games.services import game_play_move
+
+    match.refresh_from_db()
+    while match.status == Match.Status.ACTIVE:
+        game = Game.objects.filter(match=match).order_by("-number").first()
+        if game is None or not game.is_active:  # pragma: no cover - a match always has a game
+            break
+        state = engine.Game.from_dict(game.state)
+        bots = [engine.bot(bot, seed=game.bot_seed + seat) for seat in (0, 1)]
+        users = [match.user_at(0), match.user_at(1)]
+        version = game.version
+        while not state.is_over:
+            seat = state.to_move
+            move = bots[seat].choose(state, seat)
+            result = game_play_move(
+                game_id=game.pk,
+                move=move.text,
+                version=version,
+                move_id=f"auto-{version}",
+                user=users[seat],
+            )
+            state.play(move)
+            version = result.version
+        match.refresh_from_db()
+    return match
+
+
+def tournament_autoplay(
+    *,
+    tournament: Tournament,
+    bot: str = "greedy",
+    rounds: int | None = None,
+    forfeit_after: timedelta | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> Tournament:
+    """Let bots play every pending match of the running tournament, round after round (each
+    round closes, and the next is paired, as its last match ends), until it finishes or
+    ``rounds`` rounds have closed. ``forfeit_after``: first forfeit the no-shows of matches
+    older than that. ``say`` prints progress."""
+    closed = 0
+    while True:
+        tournament.refresh_from_db()
+        if tournament.status != Tournament.Status.RUNNING:
+            break
+        if forfeit_after is not None:
+            n = tournament_forfeit_no_shows(tournament=tournament, after=forfeit_after)
+            if n:
+                say(f"forfeited {n} no-show pairing(s)")
+        rnd = tournament.round_set.filter(status=Round.Status.OPEN).first()
+        if rnd is None:  # pragma: no cover - a running tournament has an open round
+            break
+        pending = list(
+            rnd.pairings.filter(source="", match__status=Match.Status.ACTIVE).select_related(
+                "first", "second", "match"
+            )
+        )
+        if not pending:
+            say(f"round {rnd.number}: results missing that no bot can play; stopping")
+            break
+        say(f"round {rnd.number}: {len(pending)} match(es) to play")
+        for p in pending:
+            match = match_autoplay(match=p.match, bot=bot)
+            p.refresh_from_db()
+            winner = p.winner.public_name if p.winner_id else "nobody"
+            say(
+                f"  {p.first.public_name} v {p.second.public_name if p.second else 'bye'}: "
+                f"{match.score0}-{match.score1}, {winner} wins"
+            )
+        rnd.refresh_from_db()
+        if rnd.status == Round.Status.CLOSED:
+            closed += 1
+            say(f"round {rnd.number} closed")
+        if rounds is not None and closed >= rounds:
+            break
+    tournament.refresh_from_db()
+    if tournament.status == Tournament.Status.FINISHED:
+        say(f"{tournament.name} is finished")
+    return tournament
