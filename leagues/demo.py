@@ -2,7 +2,13 @@
 (a moderator) and bruno as active members, so a fresh `make run` can play a ranked match at
 once: log in as alice in one browser and bruno in another, open the league, Play ranked.
 Its knobs are short — a pay-off pile of 10, first to 25 points — so a demo ranked match takes
-minutes, not an evening. Run by `load_demo` after the accounts loader; idempotent."""
+minutes, not an evening.
+
+It also makes the **Demo Club** (slug ``club``, open; pay-off pile of 5, first to 10) with four
+demo players — alice (moderator), bruno, and two more made here, carmen and dai (the same demo
+password) — so an admin can run a four-player Swiss tournament on `make run`, the bots playing
+its matches (`manage.py tournament_autoplay`; docs/tournaments.md). Run by `load_demo` after
+the accounts loader; idempotent."""
 
 from __future__ import annotations
 
@@ -10,12 +16,30 @@ from django.core.management.base import OutputWrapper
 from django.db import transaction
 
 import engine
+from accounts.demo import DEMO_PASSWORD
 from accounts.models import User
 from leagues.models import League, Membership
 
 DEMO_SLUG = "demo"
 DEMO_RULES = engine.Rules(payoff_size=10, match_target=25)
 DEMO_MEMBERS = {"alice": Membership.Role.MODERATOR, "bruno": Membership.Role.PLAYER}
+CLUB_SLUG = "club"
+CLUB_RULES = engine.Rules(payoff_size=5, match_target=10)
+CLUB_PLAYERS = (
+    {
+        "username": "carmen",
+        "display_name": "Carmen",
+        "country": "ES",
+        "email": "carmen@example.com",
+    },
+    {"username": "dai", "display_name": "Dai", "country": "GB", "email": "dai@example.com"},
+)
+CLUB_MEMBERS = {
+    "alice": Membership.Role.MODERATOR,
+    "bruno": Membership.Role.PLAYER,
+    "carmen": Membership.Role.PLAYER,
+    "dai": Membership.Role.PLAYER,
+}
 
 
 @transaction.atomic
@@ -47,4 +71,40 @@ def load(stdout: OutputWrapper) -> bool:
         if made:
             created = True
             stdout.write(f"leagues: {username} joined the Demo League ({role})")
+    return _load_club(stdout) or created
+
+
+def _load_club(stdout: OutputWrapper) -> bool:
+    """The Demo Club and its four players, for a tournament on `make run`."""
+    created = False
+    if not User.objects.filter(username="alice").exists():
+        return False  # the accounts loader made no demo players (production)
+    for player in CLUB_PLAYERS:
+        if not User.objects.filter(username__iexact=player["username"]).exists():
+            User.objects.create_user(password=DEMO_PASSWORD, **player)
+            created = True
+            stdout.write(f"leagues: created demo player {player['username']} ({DEMO_PASSWORD})")
+    league, made = League.objects.get_or_create(
+        slug=CLUB_SLUG,
+        defaults={
+            "name": "Demo Club",
+            "description": (
+                "Four demo players for trying tournaments: very short matches (a pay-off pile "
+                "of 5, first to 10 points). An admin creates a tournament here; the bots can "
+                "play its matches (manage.py tournament_autoplay)."
+            ),
+            "rules": CLUB_RULES.to_dict(),
+        },
+    )
+    if made:
+        created = True
+        stdout.write("leagues: created the Demo Club (/leagues/club/)")
+    for username, role in CLUB_MEMBERS.items():
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            continue
+        _, made = Membership.objects.get_or_create(
+            league=league, user=user, defaults={"role": role}
+        )
+        created = created or made
     return created

@@ -22,4 +22,15 @@ urlpatterns = [
     ),
     path("<slug:slug>/queue/", views.league_queue, name="queue"),
     path("<slug:slug>/bot/", views.league_play_bot, name="play_bot"),
+    path("<slug:slug>/tournaments/<slug:tslug>/", views.tournament_detail, name="tournament"),
+    path(
+        "<slug:slug>/tournaments/<slug:tslug>/register/",
+        views.tournament_register,
+        name="tournament_register",
+    ),
+    path(
+        "<slug:slug>/tournaments/<slug:tslug>/withdraw/",
+        views.tournament_withdraw,
+        name="tournament_withdraw",
+    ),
 ]

@@ -60,8 +60,15 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "may_moderate": services.league_may_moderate(league=league, user=request.user),
         "pending_count": len(selectors.league_requests(league=league)),
         "bot_levels": BotLevel.choices,
+        "tournaments": _league_tournaments(league),
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _league_tournaments(league: League) -> list[Any]:
+    from leagues.tournaments.selectors import league_tournaments
+
+    return league_tournaments(league)
 
 
 @login_required
@@ -182,3 +189,84 @@ def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
     game = match.current_game
     assert game is not None
     return redirect("games:table", game_id=game.pk)
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def _tournament(slug: str, tslug: str) -> Any:
+    from leagues.models import Tournament
+
+    return get_object_or_404(
+        Tournament.objects.select_related("league"), league__slug=slug, slug=tslug
+    )
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
+    """A tournament: entrants, standings with tie-breaks, the bracket (elimination), rounds
+    with pairings, results and links to live tables and replays; register / withdraw."""
+    from leagues.models import Entry, Tournament
+    from leagues.tournaments import selectors as tsel
+
+    tournament = _tournament(slug, tslug)
+    entry = None
+    if request.user.is_authenticated:
+        entry = Entry.objects.filter(tournament=tournament, user_id=request.user.pk).first()
+    membership = selectors.membership_of(league=tournament.league, user=request.user)
+    bracket = None
+    if tournament.format == Tournament.Format.ELIMINATION and tournament.status in (
+        Tournament.Status.RUNNING,
+        Tournament.Status.FINISHED,
+    ):
+        bracket = tsel.tournament_bracket_view(tournament)
+    context: dict[str, Any] = {
+        "league": tournament.league,
+        "tournament": tournament,
+        "entry": entry,
+        "may_register": tournament.status == Tournament.Status.REGISTRATION
+        and membership is not None
+        and membership.is_active
+        and (entry is None or entry.is_withdrawn),
+        "may_withdraw": entry is not None
+        and not entry.is_withdrawn
+        and tournament.status != Tournament.Status.FINISHED,
+        "entries": tsel.tournament_entries(tournament),
+        "standings": tsel.tournament_standings(tournament)
+        if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+        else [],
+        "rounds": tsel.tournament_rounds_view(tournament),
+        "bracket": bracket,
+        "planned": tsel.planned_rounds_shown(tournament),
+    }
+    return render(request, "leagues/tournament.html", context)
+
+
+@login_required
+@require_POST
+def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
+    from leagues.tournaments import services as tservices
+
+    tournament = _tournament(slug, tslug)
+    try:
+        tservices.tournament_register(tournament=tournament, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You are entered in %(t)s.") % {"t": tournament.name})
+    return redirect("leagues:tournament", slug=slug, tslug=tslug)
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
+    from leagues.tournaments import services as tservices
+
+    tournament = _tournament(slug, tslug)
+    try:
+        tservices.tournament_withdraw(tournament=tournament, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You withdrew from %(t)s.") % {"t": tournament.name})
+    return redirect("leagues:tournament", slug=slug, tslug=tslug)

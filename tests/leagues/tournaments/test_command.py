@@ -1,0 +1,59 @@
+"""`manage.py tournament_autoplay`: the demo's four-player Swiss in the Demo Club, played to
+the end by the bots; its standings and the league's ratings afterwards."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from leagues.models import League, Membership, RatingChange, Tournament, TournamentMatch
+from leagues.tournaments import Entrant, swiss_standings
+from leagues.tournaments import selectors as tsel
+from leagues.tournaments import services as ts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_runner(settings):
+    settings.GAMES_BOT_RUNNER = "off"
+
+
+def test_the_demo_swiss_of_four_runs_to_the_end_with_the_command():
+    call_command("load_demo", "--allow-production", stdout=io.StringIO())
+    club = League.objects.get(slug="club")
+    members = Membership.objects.filter(league=club, status="active").select_related("user")
+    assert sorted(m.user.username for m in members) == ["alice", "bruno", "carmen", "dai"]
+    t = ts.tournament_create(league=club, name="Club Swiss", slug="swiss", format="swiss", rounds=3)
+    ts.tournament_open_registration(tournament=t)
+    for m in members:
+        ts.tournament_register(tournament=t, user=m.user)
+    ts.tournament_start(tournament=t)
+
+    out = io.StringIO()
+    call_command("tournament_autoplay", "swiss", "--league", "club", "--rounds", "1", stdout=out)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING and t.current_round == 2
+    assert "round 1: 2 match(es) to play" in out.getvalue()
+    assert "round 1 closed" in out.getvalue()
+
+    out = io.StringIO()
+    call_command("tournament_autoplay", "swiss", stdout=out)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert "Club Swiss is finished" in out.getvalue()
+    pairings = TournamentMatch.objects.filter(round__tournament=t)
+    assert pairings.count() == 6 and all(p.source == "played" for p in pairings)
+    assert len({frozenset((p.first_id, p.second_id)) for p in pairings}) == 6  # no rematch
+    entrants = [Entrant(e.user_id, e.seed_rating) for e in t.entries.all()]
+    expected = swiss_standings(entrants, [ts.result_of(p) for p in pairings])
+    assert [r.user.pk for r in tsel.tournament_standings(t)] == [s.id for s in expected]
+    assert RatingChange.objects.filter(membership__league=club).count() == 12
+    assert sum(m.matches for m in Membership.objects.filter(league=club)) == 12
+
+    with pytest.raises(CommandError, match="not running"):
+        call_command("tournament_autoplay", "swiss", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="No single tournament"):
+        call_command("tournament_autoplay", "nope", stdout=io.StringIO())

@@ -1,0 +1,106 @@
+"""The tournament page (entrants, rounds, standings with tie-breaks, the bracket, live and
+replay links, register and withdraw) and the league page's list of tournaments."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from leagues.models import Entry, Membership, Tournament
+from leagues.tournaments import selectors as tsel
+from leagues.tournaments import services as ts
+from tests.accounts.factories import UserFactory
+from tests.leagues.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_runner(settings):
+    settings.GAMES_BOT_RUNNER = "off"
+
+
+def players(league, n: int) -> list:
+    users = [UserFactory(username=f"u{i}", display_name=f"Player {i}") for i in range(n)]
+    for i, user in enumerate(users):
+        join(league, user, rating=1500 + 10 * i)
+    return users
+
+
+def url(t: Tournament, name: str = "leagues:tournament") -> str:
+    return reverse(name, args=[t.league.slug, t.slug])
+
+
+def test_register_and_withdraw_from_the_page(client, league):
+    (me,) = players(league, 1)
+    outsider = UserFactory(username="outsider")
+    t = ts.tournament_create(league=league, name="Cup", slug="cup", format="swiss")
+    assert client.get(url(t)).status_code == 200
+    ts.tournament_open_registration(tournament=t)
+    client.force_login(me)
+    page = client.get(url(t)).content.decode()
+    assert "Register" in page
+    client.post(url(t, "leagues:tournament_register"))
+    assert Entry.objects.filter(tournament=t, user=me).exists()
+    page = client.get(url(t)).content.decode()
+    assert "You are entered." in page and "Player 0" in page
+    client.post(url(t, "leagues:tournament_withdraw"))
+    assert not Entry.objects.filter(tournament=t, user=me).exists()
+    client.force_login(outsider)
+    assert "Register" not in client.get(url(t)).content.decode()
+    response = client.post(url(t, "leagues:tournament_register"), follow=True)
+    assert "not a member" in response.content.decode()
+    assert not Entry.objects.filter(tournament=t, user=outsider).exists()
+    client.logout()
+    response = client.post(url(t, "leagues:tournament_register"))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_a_swiss_page_shows_rounds_live_links_then_standings_and_ratings(client, league):
+    users = players(league, 4)
+    t = ts.tournament_create(
+        league=league, name="Spring Swiss", slug="spring", format="swiss", rounds=2, match_target=5
+    )
+    ts.tournament_open_registration(tournament=t)
+    for user in users:
+        ts.tournament_register(tournament=t, user=user)
+    ts.tournament_start(tournament=t)
+    page = client.get(url(t)).content.decode()
+    assert "Round 1" in page and "watch live" in page and "playing" in page
+    league_page = client.get(reverse("leagues:detail", args=[league.slug])).content.decode()
+    assert "Spring Swiss" in league_page and url(t) in league_page
+
+    ts.tournament_autoplay(tournament=t)
+    page = client.get(url(t)).content.decode()
+    assert "Final standings" in page and "Buchholz" in page and "replay" in page
+    assert "watch live" not in page
+    rows = tsel.tournament_standings(t)
+    # the rows appear in the standings' order, with their tie-breaks and league ratings
+    positions = [page.index(f'data-username="{r.user.username}"') for r in rows]
+    assert positions == sorted(positions)
+    for r in rows:
+        rating = round(Membership.objects.get(league=league, user=r.user).rating)
+        assert r.rating == rating
+        assert f'<td class="num rating">{rating}</td>' in page
+
+
+def test_an_elimination_page_draws_the_bracket(client, league):
+    users = players(league, 3)
+    t = ts.tournament_create(
+        league=league, name="KO", slug="ko", format="elimination", ranked=False, match_target=5
+    )
+    ts.tournament_open_registration(tournament=t)
+    for user in users:
+        ts.tournament_register(tournament=t, user=user)
+    ts.tournament_start(tournament=t)
+    page = client.get(url(t)).content.decode()
+    assert 'class="bracket"' in page and "Semi-finals" in page and "Final" in page
+    assert "to be decided" in page and "bye" in page
+    ts.tournament_autoplay(tournament=t)
+    page = client.get(url(t)).content.decode()
+    assert "Champion:" in page and "champion" in page
+
+
+def test_unknown_tournaments_are_404(client, league):
+    response = client.get(reverse("leagues:tournament", args=[league.slug, "nope"]))
+    assert response.status_code == 404
