@@ -17,10 +17,20 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "seat0", "seat1", "status", "score0", "score1", "ranked", "created_at"]
-    list_filter = ["status", "ranked"]
-    search_fields = ["user0__username", "user1__username"]
-    list_select_related = ["user0", "user1"]
+    list_display = [
+        "id",
+        "seat0",
+        "seat1",
+        "status",
+        "score0",
+        "score1",
+        "ranked",
+        "league",
+        "created_at",
+    ]
+    list_filter = ["status", "ranked", "league"]
+    search_fields = ["user0__username", "user1__username", "league__name", "league__slug"]
+    list_select_related = ["user0", "user1", "league"]
     readonly_fields = ["created_at", "updated_at", "finished_at", "rematch_offered_by", "rematch"]
     raw_id_fields = ["user0", "user1"]
     inlines = [GameInline]

@@ -120,6 +120,14 @@ def test_the_whole_tournament_through_the_admin_actions(client, superuser, leagu
     assert sum(float(r["points"]) for r in rows) == 4.0
 
 
+def test_the_match_admin_filters_by_league_and_ranked(client, superuser, league):
+    client.force_login(superuser)
+    url = reverse("admin:games_match_changelist")
+    response = client.get(url, {"league__id__exact": league.pk, "ranked__exact": "1"})
+    assert response.status_code == 200
+    assert "By league" in response.content.decode()
+
+
 def test_archiving_a_league(client, superuser, league):
     client.force_login(superuser)
     client.post(
