@@ -118,7 +118,7 @@ class MembershipAdmin(LeagueScopedAdmin):
     list_filter = ["status", "role", "league"]
     search_fields = ["user__username", "user__display_name", "league__name", "league__slug"]
     list_select_related = ["user", "league"]
-    raw_id_fields = ["user"]
+    autocomplete_fields = ["user"]  # pick players by name, not by id
     readonly_fields = ["joined_at", "rated_at"]
     actions = ["approve_selected"]
 
@@ -173,7 +173,7 @@ class EntryInline(admin.TabularInline):
     extra = 0
     fields = ["user", "status", "seed_rating", "joined_at"]
     readonly_fields = ["seed_rating", "joined_at"]
-    raw_id_fields = ["user"]
+    autocomplete_fields = ["user"]
 
 
 class RoundInline(admin.TabularInline):

@@ -193,3 +193,24 @@ def test_staff_without_permissions_nor_leagues_and_players_are_refused(client, l
     act(client, "open_registration", t)
     t.refresh_from_db()
     assert t.status == "draft"
+
+
+def test_admins_pick_entrants_and_members_by_name(client, superuser, league):
+    four(league)
+    client.force_login(superuser)
+    tournament_form = client.get(reverse("admin:leagues_tournament_add"))
+    membership_form = client.get(reverse("admin:leagues_membership_add"))
+    assert tournament_form.status_code == membership_form.status_code == 200
+    for page in (tournament_form, membership_form):
+        assert b"admin-autocomplete" in page.content  # a searchable list, not a raw id box
+    found = client.get(
+        reverse("admin:autocomplete"),
+        {
+            "term": "q2",
+            "app_label": "leagues",
+            "model_name": "entry",
+            "field_name": "user",
+        },
+    )
+    assert found.status_code == 200
+    assert [row["text"] for row in found.json()["results"]] == ["q2"]
