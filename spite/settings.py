@@ -41,12 +41,15 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "axes",
     "django_countries",
     "accounts",
     "games",
     "leagues",
     "lobby",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -210,11 +213,39 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# The public REST API (docs/api.md). Throttles count in the default cache (Redis with
+# REDIS_URL, so all processes share the counts); rates are "N/second|minute|hour|day".
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
+        "user": env.str("API_THROTTLE_USER", default="600/minute"),
+        "moves": env.str("API_THROTTLE_MOVES", default="120/minute"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spite & Malice online API",
+    "DESCRIPTION": (
+        "The public REST API of Spite & Malice online: who you are, games and their moves. "
+        "Authenticate with a session or a personal API token (Authorization: Bearer <key>). "
+        "Errors are {code, message, params}; see docs/api.md."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -1,0 +1,36 @@
+"""DRF authentication by personal API token: ``Authorization: Bearer <key>`` (or ``Token``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import authentication, exceptions
+
+from api.services import api_token_user
+
+SCHEMES = ("bearer", "token")
+
+
+def key_from_header(value: str) -> str | None:
+    """The key in an Authorization header value, or None if it is not a token scheme."""
+    parts = value.split()
+    if len(parts) != 2 or parts[0].lower() not in SCHEMES:
+        return None
+    return parts[1]
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request: Any) -> tuple[Any, None] | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header:
+            return None
+        key = key_from_header(header)
+        if key is None:
+            return None
+        user = api_token_user(key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("That API token is unknown or revoked.")
+        return user, None
+
+    def authenticate_header(self, request: Any) -> str:
+        return 'Bearer realm="api"'

@@ -1,0 +1,59 @@
+"""The API's serializers: input validation and, for the schema, the shapes of the answers."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.services import MAX_MOVE_ID
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable code from docs/api.md, for programs.")
+    message = serializers.CharField(help_text="A readable message, for people.")
+    params = serializers.DictField(
+        help_text="Details: field errors, the current version, retry_after, engine_code…"
+    )
+
+
+class GameStateSerializer(serializers.Serializer):
+    """The ``state`` frame of docs/protocol.md, seen by the requester (a seat or a spectator)."""
+
+    type = serializers.CharField()
+    game = serializers.DictField(help_text="id, number, status, outcome, first_player.")
+    version = serializers.IntegerField()
+    last_moves = serializers.ListField(child=serializers.DictField())
+    match = serializers.DictField()
+    spectators = serializers.IntegerField()
+    view = serializers.DictField(help_text="The engine's view for this viewer: no hidden cards.")
+    you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for a spectator.")
+    can_undo = serializers.BooleanField()
+    can_abort = serializers.BooleanField()
+
+
+class MoveRowSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    undoes = serializers.IntegerField()
+
+
+class MoveInSerializer(serializers.Serializer):
+    move = serializers.CharField(max_length=16, help_text="A move such as h:7D-c2.")
+    version = serializers.IntegerField(min_value=0, help_text="The version it was chosen at.")
+    id = serializers.CharField(
+        max_length=MAX_MOVE_ID,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The client's move id: a resend with the same id returns the same result.",
+    )
+
+
+class MoveOutSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.CharField()
+    version = serializers.IntegerField()
+    replayed = serializers.BooleanField()
+    state = GameStateSerializer()

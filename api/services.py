@@ -1,0 +1,42 @@
+"""Writes about API tokens: create (the key is returned once, only its hash kept), revoke, and
+the lookup the REST authentication and the socket middleware share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from api.models import PREFIX_LENGTH, ApiToken, key_hash, key_new
+
+
+def api_token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
+    """A new token for ``user``; returns it and its key (never stored, shown once)."""
+    key = key_new()
+    token = ApiToken.objects.create(
+        user=user, name=name.strip()[:60], key_hash=key_hash(key), prefix=key[:PREFIX_LENGTH]
+    )
+    return token, key
+
+
+def api_token_revoke(*, user: Any, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens; False if there is no such active token of theirs."""
+    updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    return bool(updated)
+
+
+def api_token_user(key: str) -> Any | None:
+    """The active user a key belongs to (and note the use), or None."""
+    if not key:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=key_hash(key), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not token.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user

@@ -1,0 +1,104 @@
+"""The API's views: thin (docs/architecture.md): validate, call one service or selector,
+serialize. Refusals are GameErrors, answered by api.errors.exception_handler."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from api.serializers import (
+    ErrorSerializer,
+    GameStateSerializer,
+    MoveInSerializer,
+    MoveOutSerializer,
+    MoveRowSerializer,
+)
+from api.throttles import MovesThrottle
+from games import selectors, services
+from games.errors import UNAUTHENTICATED, GameError
+
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    return {s: OpenApiResponse(ErrorSerializer, description="An error") for s in statuses}
+
+
+class GameDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A game as you see it",
+        description="The state frame of docs/protocol.md for the requester: a player sees "
+        "their own hand, anyone else (anonymous too) the spectator's view.",
+        responses={200: GameStateSerializer, **_errors(404, 429)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        _seat, frame = selectors.game_connect(game_id=game_id, user=request.user)
+        return Response(frame)
+
+
+class MovesPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 500
+
+
+class GameMovesView(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, MovesThrottle]
+    throttle_scope = "moves"
+
+    @extend_schema(
+        summary="A game's move log",
+        description="Every row of the game's log in ply order (moves and undo rows), paginated.",
+        responses={200: MoveRowSerializer(many=True), **_errors(404, 429)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        rows = selectors.game_log(game)
+        paginator = MovesPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        data = MoveRowSerializer(page, many=True).data
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(
+        summary="Play a move",
+        description="Play ``move``, chosen at ``version``, in your own turn. 201 with your new "
+        "view; a resend with the same ``id`` answers 200 with the same result and applies "
+        "nothing. 409 for stale_version (params.version is the current one), not_your_turn "
+        "and game_over; 400 for illegal_move (params.engine_code) and bad input.",
+        request=MoveInSerializer,
+        responses={
+            201: MoveOutSerializer,
+            200: MoveOutSerializer,
+            **_errors(400, 401, 403, 404, 409, 429),
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        if not request.user.is_authenticated:
+            raise GameError(UNAUTHENTICATED, "Log in or send an API token to play.")
+        data = MoveInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.game_play_move(
+            game_id=game_id,
+            move=data.validated_data["move"],
+            version=data.validated_data["version"],
+            move_id=data.validated_data["id"],
+            user=request.user,
+        )
+        _seat, frame = selectors.game_connect(game_id=game_id, user=request.user)
+        body = {
+            "ply": result.ply,
+            "seat": result.seat,
+            "move": result.move,
+            "version": result.version,
+            "replayed": result.replayed,
+            "state": frame,
+        }
+        return Response(body, status=status.HTTP_200_OK if result.replayed else 201)

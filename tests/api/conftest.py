@@ -1,0 +1,45 @@
+"""Fixtures for the API tests: the games tests' players and matches, an API client, tokens."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from api.services import api_token_create
+from tests.games.conftest import (  # noqa: F401  (fixtures, re-used)
+    _fast_password_hashing,
+    _own_spectator_keys,
+    alice,
+    bob,
+    bot_starts,
+    human_starts,
+    seeds,
+)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles(settings):
+    """Throttle counts under keys of this test alone (nothing may call cache.clear())."""
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    prefix = f"test-{id(settings)}-"
+    original = SimpleRateThrottle.cache_format
+    SimpleRateThrottle.cache_format = prefix + original
+    yield cache
+    SimpleRateThrottle.cache_format = original
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def alice_key(alice) -> str:  # noqa: F811  (the imported fixture)
+    return api_token_create(user=alice, name="laptop")[1]
+
+
+@pytest.fixture
+def bob_key(bob) -> str:  # noqa: F811  (the imported fixture)
+    return api_token_create(user=bob, name="script")[1]
