@@ -1,0 +1,180 @@
+"""/api/v1/games/<id>/ and its moves: views through the same frame builder as the socket,
+posting moves through games.services, every refusal as {code, message, params}."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import engine
+from games.models import Game
+from games.selectors import game_state_frame
+from tests.games.helpers import a_side_move, current_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _frame(game: Game, seat: int | None) -> dict[str, Any]:
+    game = Game.objects.select_related("match__user0", "match__user1").get(pk=game.pk)
+    return json.loads(json.dumps(game_state_frame(game, seat)))
+
+
+@pytest.fixture
+def table(alice, human_starts) -> Game:
+    """Game 1 of alice against the greedy bot, alice to move, version 0."""
+    return current_game(human_starts(alice))
+
+
+def _bearer(key: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {key}"}
+
+
+def test_a_player_sees_exactly_their_own_view(api, table, alice_key) -> None:
+    response = api.get(f"/api/v1/games/{table.pk}/", **_bearer(alice_key))
+    assert response.status_code == 200
+    assert response.json() == _frame(table, 0)
+    assert response.json()["view"] == json.loads(
+        json.dumps(engine.Game.from_dict(table.state).view(0))
+    )
+
+
+@pytest.mark.parametrize("who", ["anonymous", "bob"])
+def test_others_see_the_spectators_view(api, table, bob_key, who) -> None:
+    headers = _bearer(bob_key) if who == "bob" else {}
+    response = api.get(f"/api/v1/games/{table.pk}/", **headers)
+    assert response.status_code == 200
+    body = response.json()
+    assert body == _frame(table, None)
+    assert body["you"] is None
+    assert body["view"] == json.loads(json.dumps(engine.Game.from_dict(table.state).view(None)))
+    assert body != _frame(table, 0)
+
+
+def test_an_unknown_game_is_not_found(api) -> None:
+    response = api.get("/api/v1/games/999999/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_posting_a_move_answers_201_with_the_new_view_and_a_resend_200(
+    api, table, alice_key
+) -> None:
+    move = a_side_move(table)
+    url = f"/api/v1/games/{table.pk}/moves/"
+    first = api.post(
+        url, {"move": move, "version": 0, "id": "m1"}, format="json", **_bearer(alice_key)
+    )
+    assert first.status_code == 201, first.json()
+    body = first.json()
+    assert (body["move"], body["version"], body["seat"], body["replayed"]) == (move, 1, 0, False)
+    assert body["state"] == _frame(table, 0)
+    again = api.post(
+        url, {"move": move, "version": 0, "id": "m1"}, format="json", **_bearer(alice_key)
+    )
+    assert again.status_code == 200
+    assert again.json()["replayed"] is True
+    assert again.json()["version"] == 1
+    assert table.moves.count() == 1
+
+    log = api.get(url)
+    assert log.status_code == 200
+    assert log.json()["count"] == 1
+    assert log.json()["results"] == [
+        {"ply": 0, "seat": 0, "kind": "move", "text": move, "undoes": 0}
+    ]
+
+
+def test_a_stale_version_is_409_with_the_current_version(api, table, alice_key) -> None:
+    url = f"/api/v1/games/{table.pk}/moves/"
+    response = api.post(
+        url, {"move": a_side_move(table), "version": 5}, format="json", **_bearer(alice_key)
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "stale_version"
+    assert response.json()["params"] == {"version": 0}
+
+
+def test_not_your_turn_is_409(api, alice, alice_key, bot_starts) -> None:
+    game = current_game(bot_starts(alice))
+    response = api.post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"move": "h:AS-c1", "version": game.version},
+        format="json",
+        **_bearer(alice_key),
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "not_your_turn"
+
+
+def test_an_illegal_move_is_400_with_the_engines_code(api, table, alice_key) -> None:
+    with pytest.raises(engine.IllegalMove) as refused:
+        engine.Game.from_dict(table.state).play("h:AS-c9")
+    response = api.post(
+        f"/api/v1/games/{table.pk}/moves/",
+        {"move": "h:AS-c9", "version": 0},
+        format="json",
+        **_bearer(alice_key),
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "illegal_move",
+        "message": str(refused.value),
+        "params": {
+            **json.loads(json.dumps(refused.value.params)),
+            "engine_code": refused.value.code,
+        },
+    }
+
+
+def test_bad_input_is_400_with_field_errors(api, table, alice_key) -> None:
+    response = api.post(
+        f"/api/v1/games/{table.pk}/moves/", {"move": "x"}, format="json", **_bearer(alice_key)
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_message"
+    assert "version" in response.json()["params"]["errors"]
+
+
+def test_a_spectator_may_not_move(api, table, bob_key) -> None:
+    response = api.post(
+        f"/api/v1/games/{table.pk}/moves/",
+        {"move": a_side_move(table), "version": 0},
+        format="json",
+        **_bearer(bob_key),
+    )
+    assert response.status_code == 403
+    assert response.json()["code"] == "forbidden"
+    assert table.moves.count() == 0
+
+
+def test_anonymous_may_not_move(api, table) -> None:
+    response = api.post(
+        f"/api/v1/games/{table.pk}/moves/",
+        {"move": a_side_move(table), "version": 0},
+        format="json",
+    )
+    assert response.status_code == 401
+    assert response.json()["code"] == "unauthenticated"
+
+
+def test_moves_are_throttled_with_retry_after(api, table, alice_key, settings) -> None:
+    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], moves="2/minute")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    from rest_framework.throttling import ScopedRateThrottle
+
+    old = ScopedRateThrottle.THROTTLE_RATES
+    ScopedRateThrottle.THROTTLE_RATES = rates
+    try:
+        url = f"/api/v1/games/{table.pk}/moves/"
+        statuses = [
+            api.post(url, {"move": "h:AS-c9", "version": 0}, format="json", **_bearer(alice_key))
+            for _ in range(3)
+        ]
+    finally:
+        ScopedRateThrottle.THROTTLE_RATES = old
+    assert [r.status_code for r in statuses] == [400, 400, 429]
+    last = statuses[-1]
+    assert last.json()["code"] == "throttled"
+    assert int(last["Retry-After"]) == last.json()["params"]["retry_after"] > 0
