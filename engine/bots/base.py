@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -34,7 +35,7 @@ def view_digest(view: dict[str, Any]) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
-class BaseBot:
+class BaseBot(ABC):
     """A deterministic bot: ``choose`` checks the turn, then calls ``choose_from_view``.
 
     ``rng_for(view)`` gives per-call randomness derived from the bot's seed and
@@ -58,9 +59,9 @@ class BaseBot:
             raise ValueError(f"player {player} is not to move")
         return self.choose_from_view(view)
 
+    @abstractmethod
     def choose_from_view(self, view: dict[str, Any]) -> Move:
         """The move for the viewer of ``view``, who is to move."""
-        raise NotImplementedError
 
     def rng_for(self, view: dict[str, Any]) -> Rng:
         """A generator seeded from this bot's seed and a digest of ``view``."""
