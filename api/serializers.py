@@ -57,3 +57,28 @@ class MoveOutSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     replayed = serializers.BooleanField()
     state = GameStateSerializer()
+
+
+class MeLeagueSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class MeGameSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(allow_null=True)
+    api_url = serializers.CharField(allow_null=True)
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    leagues = MeLeagueSerializer(many=True)
+    games_in_progress = MeGameSerializer(many=True)
+    challenges = serializers.ListField(
+        child=serializers.DictField(), help_text="Pending challenges, as the lobby socket sends."
+    )

@@ -3,6 +3,7 @@ serialize. Refusals are GameErrors, answered by api.errors.exception_handler."""
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 from api.serializers import (
     ErrorSerializer,
     GameStateSerializer,
+    MeSerializer,
     MoveInSerializer,
     MoveOutSerializer,
     MoveRowSerializer,
@@ -21,10 +23,56 @@ from api.serializers import (
 from api.throttles import MovesThrottle
 from games import selectors, services
 from games.errors import UNAUTHENTICATED, GameError
+from leagues.selectors import user_league_ratings
+from lobby.selectors import challenge_data, challenges_pending
 
 
 def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
     return {s: OpenApiResponse(ErrorSerializer, description="An error") for s in statuses}
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Who you are",
+        description="Your names, your leagues with ratings, your games in progress and your "
+        "pending challenges.",
+        responses={200: MeSerializer, **_errors(401, 429)},
+        tags=["me"],
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        games = []
+        for match in selectors.matches_in_progress(user=user):
+            game = match.current_game
+            games.append(
+                {
+                    "match": match.pk,
+                    "game": game.pk if game else None,
+                    "url": reverse("games:table", args=[game.pk]) if game else None,
+                    "api_url": reverse("api:game", args=[game.pk]) if game else None,
+                }
+            )
+        body = {
+            "username": user.username,
+            "display_name": user.display_name,
+            "leagues": [
+                {
+                    "slug": card.league.slug,
+                    "name": card.league.name,
+                    "rating": card.rating,
+                    "deviation": card.deviation,
+                    "provisional": card.provisional,
+                }
+                for card in user_league_ratings(user=user)
+            ],
+            "games_in_progress": games,
+            "challenges": [
+                challenge_data(c, viewer_id=user.pk) for c in challenges_pending(user=user)
+            ],
+        }
+        return Response(MeSerializer(body).data)
 
 
 class GameDetailView(APIView):

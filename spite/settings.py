@@ -217,8 +217,8 @@ if not DEBUG:
 # REDIS_URL, so all processes share the counts); rates are "N/second|minute|hour|day".
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.ApiTokenAuthentication",  # first: its WWW-Authenticate makes 401s
         "rest_framework.authentication.SessionAuthentication",
-        "api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -2,12 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from api import pages as api_pages
 from spite import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/tokens/", api_pages.tokens, name="api_tokens"),
+    path("accounts/tokens/<int:token_id>/revoke/", api_pages.token_revoke, name="api_token_revoke"),
     path("accounts/", include("accounts.urls")),
     path("play/people/", include("lobby.urls")),
     path("play/", include("games.urls")),

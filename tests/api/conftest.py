@@ -43,3 +43,11 @@ def alice_key(alice) -> str:  # noqa: F811  (the imported fixture)
 @pytest.fixture
 def bob_key(bob) -> str:  # noqa: F811  (the imported fixture)
     return api_token_create(user=bob, name="script")[1]
+
+
+@pytest.fixture
+def table_game(alice, human_starts):  # noqa: F811  (the imported fixtures)
+    """Game 1 of alice against the greedy bot, alice to move, version 0."""
+    from tests.games.helpers import current_game
+
+    return current_game(human_starts(alice))

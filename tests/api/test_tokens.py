@@ -1,0 +1,78 @@
+"""Personal API tokens: the page (create, key shown once, list, revoke), only a hash stored,
+and the Bearer / Token header on the REST API."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from api.models import ApiToken
+from api.services import api_token_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_tokens_page_needs_a_login(client) -> None:
+    response = client.get("/accounts/tokens/")
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+def test_the_profile_page_links_to_the_tokens_page(client, alice) -> None:
+    client.force_login(alice)
+    assert b'href="/accounts/tokens/"' in client.get("/accounts/profile/edit/").content
+
+
+def test_creating_a_token_shows_the_key_once_and_stores_only_its_hash(client, alice) -> None:
+    client.force_login(alice)
+    response = client.post("/accounts/tokens/", {"name": "my bot"})
+    assert response.status_code == 200
+    key = re.search(r'<code id="new-token-key">([^<]+)</code>', response.content.decode())[1]
+    token = ApiToken.objects.get(user=alice)
+    assert token.name == "my bot"
+    assert token.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert token.prefix == key[:8]
+    assert not ApiToken.objects.filter(key_hash=key).exists()
+    listed = client.get("/accounts/tokens/").content.decode()
+    assert key not in listed
+    assert "my bot" in listed and token.prefix in listed
+
+
+def test_a_nameless_token_is_refused(client, alice) -> None:
+    client.force_login(alice)
+    client.post("/accounts/tokens/", {"name": ""})
+    assert not ApiToken.objects.exists()
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "Token", "bearer"])
+def test_a_token_authenticates_on_the_api(api, alice, table_game, scheme) -> None:
+    token, key = api_token_create(user=alice, name="x")
+    response = api.get(f"/api/v1/games/{table_game.pk}/", HTTP_AUTHORIZATION=f"{scheme} {key}")
+    assert response.status_code == 200
+    assert response.json()["you"] == 0
+    token.refresh_from_db()
+    assert token.last_used_at is not None
+
+
+def test_a_revoked_token_is_refused_with_401(client, api, alice, bob, table_game) -> None:
+    token, key = api_token_create(user=alice, name="x")
+    client.force_login(bob)
+    client.post(f"/accounts/tokens/{token.pk}/revoke/")  # not bob's: nothing happens
+    token.refresh_from_db()
+    assert token.revoked_at is None
+    client.force_login(alice)
+    response = client.post(f"/accounts/tokens/{token.pk}/revoke/")
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    response = api.get(f"/api/v1/games/{table_game.pk}/", HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert response.status_code == 401
+    assert response.json()["code"] == "unauthenticated"
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_an_unknown_token_is_refused_with_401(api, table_game) -> None:
+    response = api.get(f"/api/v1/games/{table_game.pk}/", HTTP_AUTHORIZATION="Bearer nope")
+    assert response.status_code == 401
