@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from api.ws import TokenAuthMiddleware  # noqa: E402
 from games import bots, sweeper  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -33,7 +34,8 @@ application = _AttachBotRunner(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                # Session first; an API token (?token= or Authorization) overrides it.
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
             ),
         }
     )
