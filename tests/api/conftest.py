@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -18,15 +20,15 @@ from tests.games.conftest import (  # noqa: F401  (fixtures, re-used)
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles(settings):
-    """Throttle counts under keys of this test alone (nothing may call cache.clear())."""
-    from django.core.cache import cache
+def _fresh_throttles():
+    """Throttle counts under keys of this test alone (nothing may call cache.clear(), and
+    several runs may share one Redis)."""
     from rest_framework.throttling import SimpleRateThrottle
 
-    prefix = f"test-{id(settings)}-"
+    prefix = f"test-{secrets.token_hex(6)}-"
     original = SimpleRateThrottle.cache_format
     SimpleRateThrottle.cache_format = prefix + original
-    yield cache
+    yield
     SimpleRateThrottle.cache_format = original
 
 

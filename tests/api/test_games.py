@@ -159,21 +159,28 @@ def test_anonymous_may_not_move(api, table) -> None:
     assert response.json()["code"] == "unauthenticated"
 
 
-def test_moves_are_throttled_with_retry_after(api, table, alice_key, settings) -> None:
-    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], moves="2/minute")
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    from rest_framework.throttling import ScopedRateThrottle
+def _rates(monkeypatch, **rates: str) -> None:
+    """Throttle rates for this test (DRF reads them once, into the throttle classes)."""
+    from django.conf import settings
+    from rest_framework.throttling import SimpleRateThrottle
 
-    old = ScopedRateThrottle.THROTTLE_RATES
-    ScopedRateThrottle.THROTTLE_RATES = rates
-    try:
-        url = f"/api/v1/games/{table.pk}/moves/"
-        statuses = [
-            api.post(url, {"move": "h:AS-c9", "version": 0}, format="json", **_bearer(alice_key))
-            for _ in range(3)
-        ]
-    finally:
-        ScopedRateThrottle.THROTTLE_RATES = old
+    merged = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", merged)
+
+
+def test_anonymous_reads_are_throttled(api, table, monkeypatch) -> None:
+    _rates(monkeypatch, anon="2/minute")
+    statuses = [api.get(f"/api/v1/games/{table.pk}/").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+
+
+def test_moves_are_throttled_with_retry_after(api, table, alice_key, monkeypatch) -> None:
+    _rates(monkeypatch, moves="2/minute")
+    url = f"/api/v1/games/{table.pk}/moves/"
+    statuses = [
+        api.post(url, {"move": "h:AS-c9", "version": 0}, format="json", **_bearer(alice_key))
+        for _ in range(3)
+    ]
     assert [r.status_code for r in statuses] == [400, 400, 429]
     last = statuses[-1]
     assert last.json()["code"] == "throttled"

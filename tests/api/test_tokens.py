@@ -76,3 +76,12 @@ def test_a_revoked_token_is_refused_with_401(client, api, alice, bob, table_game
 def test_an_unknown_token_is_refused_with_401(api, table_game) -> None:
     response = api.get(f"/api/v1/games/{table_game.pk}/", HTTP_AUTHORIZATION="Bearer nope")
     assert response.status_code == 401
+
+
+def test_the_admin_lists_tokens_without_keys(admin_client, alice) -> None:
+    token, key = api_token_create(user=alice, name="laptop")
+    listing = admin_client.get("/admin/api/apitoken/")
+    assert listing.status_code == 200
+    assert token.prefix.encode() in listing.content and key.encode() not in listing.content
+    assert admin_client.get(f"/admin/api/apitoken/{token.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/api/apitoken/add/").status_code == 403
