@@ -3,11 +3,15 @@ the lookup the REST authentication and the socket middleware share."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
 from api.models import PREFIX_LENGTH, ApiToken, key_hash, key_new
+
+#: How stale ``last_used_at`` may get: a program posting moves must not write a row per request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def api_token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
@@ -38,5 +42,7 @@ def api_token_user(key: str) -> Any | None:
     )
     if token is None or not token.user.is_active:
         return None
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token.user

@@ -85,3 +85,20 @@ def test_the_admin_lists_tokens_without_keys(admin_client, alice) -> None:
     assert token.prefix.encode() in listing.content and key.encode() not in listing.content
     assert admin_client.get(f"/admin/api/apitoken/{token.pk}/change/").status_code == 200
     assert admin_client.get("/admin/api/apitoken/add/").status_code == 403
+
+
+def test_a_busy_token_notes_its_use_at_most_once_a_minute(django_assert_num_queries) -> None:
+    from datetime import timedelta
+
+    from api.services import api_token_user
+    from tests.accounts.factories import UserFactory
+
+    token, key = api_token_create(user=UserFactory(), name="bot")
+    assert api_token_user(key) == token.user
+    first = ApiToken.objects.get(pk=token.pk).last_used_at
+    with django_assert_num_queries(1):  # the lookup only, no write
+        api_token_user(key)
+    assert ApiToken.objects.get(pk=token.pk).last_used_at == first
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=first - timedelta(minutes=2))
+    api_token_user(key)
+    assert ApiToken.objects.get(pk=token.pk).last_used_at > first - timedelta(minutes=2)
