@@ -7,25 +7,15 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
 
 from api.services import api_token_create, api_token_revoke
+from tests.sockets import open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-def _origin() -> tuple[bytes, bytes]:
-    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
-    return (b"origin", f"http://{host}".encode())
-
-
 async def _first_frame(path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
-    from spite.asgi import application
-
-    communicator = WebsocketCommunicator(application, path, headers=[_origin(), *headers])
-    connected, _ = await communicator.connect()
-    assert connected
+    communicator = await open_socket(path, headers=headers)
     try:
         return await communicator.receive_json_from()
     finally:

@@ -114,7 +114,8 @@ def test_against_a_bot_the_person_aborts_until_both_moved(alice, bot_starts, hum
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_abort_over_the_socket_sends_state_game_end_and_match_end(alice, bob, seeds) -> None:
-    from tests.games.test_consumers import frames, open_socket, send, session_cookie
+    from tests.games.test_consumers import open_socket, session_cookie
+    from tests.sockets import frames, send
 
     def make():
         from django.test import Client

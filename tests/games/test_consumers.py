@@ -10,51 +10,24 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
 
 import engine
 from games import services
 from games.models import Game
 from games.selectors import game_event_frames, game_state_frame
+from tests import sockets
 from tests.games.helpers import a_center_move, a_side_move, current_game, legal
+from tests.sockets import QUIET, frames, send
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
-
-
-def _origin() -> tuple[bytes, bytes]:
-    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
-    return (b"origin", f"http://{host}".encode())
-
 
 def session_cookie(client, user) -> str:
-    client.force_login(user)
-    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    return sockets.session_cookie(user, client)
 
 
 async def open_socket(game_id: int, cookie: str | None = None) -> WebsocketCommunicator:
-    from spite.asgi import application
-
-    headers = [_origin()]
-    if cookie:
-        headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-async def frames(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
-    """Every frame that arrives until the socket has been quiet for QUIET seconds."""
-    received = []
-    while not await communicator.receive_nothing(timeout=QUIET):
-        received.append(await communicator.receive_json_from())
-    return received
-
-
-async def send(communicator: WebsocketCommunicator, message: Any) -> None:
-    await communicator.send_to(text_data=json.dumps(message))
+    return await sockets.open_socket(f"/ws/games/{game_id}/", cookie)
 
 
 @sync_to_async

@@ -170,7 +170,8 @@ def test_a_block_does_not_concern_a_rematch_against_a_bot(alice, bob) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_offer_and_accept_over_the_sockets_reach_both_tables(alice, bob) -> None:
-    from tests.games.test_consumers import frames, open_socket, send, session_cookie
+    from tests.games.test_consumers import open_socket, session_cookie
+    from tests.sockets import frames, send
 
     def make():
         from django.test import Client

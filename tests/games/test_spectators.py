@@ -11,7 +11,8 @@ from games import spectators
 from games.selectors import game_state_frame
 from games.spectators import spectator_count, spectator_counts, spectator_join, spectator_leave
 from tests.games.helpers import current_game
-from tests.games.test_consumers import frames, open_socket, session_cookie
+from tests.games.test_consumers import open_socket, session_cookie
+from tests.sockets import frames
 
 
 def test_joins_and_leaves_are_counted_per_game(settings) -> None:

@@ -204,7 +204,8 @@ def test_after_an_undo_the_turn_goes_on_and_the_bot_answers(alice, seeds) -> Non
 async def test_undo_over_the_socket_sends_the_restored_state_to_everyone(alice, seeds) -> None:
     from asgiref.sync import sync_to_async
 
-    from tests.games.test_consumers import frames, open_socket, send, session_cookie
+    from tests.games.test_consumers import open_socket, session_cookie
+    from tests.sockets import frames, send
 
     def make():
         from django.test import Client

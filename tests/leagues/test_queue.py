@@ -10,14 +10,13 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
-from django.test import Client
 from django.utils import timezone
 
 from games.models import Match
 from leagues import services
 from leagues.models import Membership, QueueEntry
 from tests.leagues.conftest import join, make_league
+from tests.sockets import QUIET, open_socket, session_cookie
 
 # --- the service ------------------------------------------------------------------------------
 
@@ -124,30 +123,11 @@ class TestPairingService:
 
 # --- the socket -------------------------------------------------------------------------------
 
-QUIET = 0.5
-
-
-def _origin() -> tuple[bytes, bytes]:
-    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
-    return (b"origin", f"http://{host}".encode())
-
-
-def cookie_for(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+cookie_for = session_cookie
 
 
 async def connect(slug: str, cookie: str | None = None) -> WebsocketCommunicator:
-    from spite.asgi import application
-
-    headers = [_origin()]
-    if cookie:
-        headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    socket = WebsocketCommunicator(application, f"/ws/leagues/{slug}/queue/", headers=headers)
-    connected, _ = await socket.connect()
-    assert connected
-    return socket
+    return await open_socket(f"/ws/leagues/{slug}/queue/", cookie)
 
 
 async def until(socket: WebsocketCommunicator, kind: str) -> list[dict[str, Any]]:

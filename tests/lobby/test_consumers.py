@@ -4,47 +4,24 @@ socket") is the contract."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
-from django.test import Client
 
 from accounts.services import user_block
 from games.models import Game
 from lobby import services
 from lobby.models import Challenge, Seek
 from tests.lobby.conftest import SMALL
+from tests.sockets import QUIET, frames, open_socket, send, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
-
-
-def _origin() -> tuple[bytes, bytes]:
-    host = next(h for h in django_settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
-    return (b"origin", f"http://{host}".encode())
-
-
-def cookie_for(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+cookie_for = session_cookie
 
 
 async def connect(cookie: str | None = None) -> WebsocketCommunicator:
-    from spite.asgi import application
-
-    headers = [_origin()]
-    if cookie:
-        headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, "/ws/me/", headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
+    return await open_socket("/ws/me/", cookie)
 
 
 async def me(cookie: str) -> WebsocketCommunicator:
@@ -53,17 +30,6 @@ async def me(cookie: str) -> WebsocketCommunicator:
     first = await socket.receive_json_from()
     assert first["type"] == "challenges"
     return socket
-
-
-async def frames(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
-    received = []
-    while not await communicator.receive_nothing(timeout=QUIET):
-        received.append(await communicator.receive_json_from())
-    return received
-
-
-async def send(communicator: WebsocketCommunicator, message: Any) -> None:
-    await communicator.send_to(text_data=json.dumps(message))
 
 
 @pytest.fixture

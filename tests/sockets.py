@@ -1,0 +1,54 @@
+"""What every socket test needs: an allowed Origin, a real session cookie, a connected
+communicator on the whole ASGI application, and the frames that arrive until it goes quiet."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
+
+
+def origin_header() -> tuple[bytes, bytes]:
+    """An Origin that AllowedHostsOriginValidator lets through."""
+    host = next(h for h in settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
+    return (b"origin", f"http://{host}".encode())
+
+
+def session_cookie(user, client: Client | None = None) -> str:
+    """The session cookie of ``user`` logged in (through ``client`` when given)."""
+    client = client or Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def open_socket(
+    path: str, cookie: str | None = None, headers: Iterable[tuple[bytes, bytes]] = ()
+) -> WebsocketCommunicator:
+    """A connected communicator on ``path`` of spite.asgi.application."""
+    from spite.asgi import application
+
+    sent = [origin_header(), *headers]
+    if cookie:
+        sent.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    communicator = WebsocketCommunicator(application, path, headers=sent)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def frames(communicator: WebsocketCommunicator, quiet: float = QUIET) -> list[dict[str, Any]]:
+    """Every frame that arrives until the socket has been quiet for ``quiet`` seconds."""
+    received = []
+    while not await communicator.receive_nothing(timeout=quiet):
+        received.append(await communicator.receive_json_from())
+    return received
+
+
+async def send(communicator: WebsocketCommunicator, message: Any) -> None:
+    await communicator.send_to(text_data=json.dumps(message))
