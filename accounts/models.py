@@ -27,6 +27,11 @@ class User(AbstractUser):
     )
     country = CountryField(_("country"), blank=True)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
+    is_bot = models.BooleanField(
+        _("bot account"),
+        default=False,
+        help_text=_("Played by a program through the API; marked as a bot wherever it appears."),
+    )
 
     objects = CaseInsensitiveUserManager()
 

@@ -1,18 +1,10 @@
-"""The API's serializers: input validation and, for the schema, the shapes of the answers."""
+"""Games: the state frame, the move log, posting a move."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
 from games.services import MAX_MOVE_ID
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="A stable code from docs/api.md, for programs.")
-    message = serializers.CharField(help_text="A readable message, for people.")
-    params = serializers.DictField(
-        help_text="Details: field errors, the current version, retry_after, engine_code…"
-    )
 
 
 class GameStateSerializer(serializers.Serializer):
@@ -57,28 +49,3 @@ class MoveOutSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     replayed = serializers.BooleanField()
     state = GameStateSerializer()
-
-
-class MeLeagueSerializer(serializers.Serializer):
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    rating = serializers.IntegerField()
-    deviation = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-
-
-class MeGameSerializer(serializers.Serializer):
-    match = serializers.IntegerField()
-    game = serializers.IntegerField(allow_null=True)
-    url = serializers.CharField(allow_null=True)
-    api_url = serializers.CharField(allow_null=True)
-
-
-class MeSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-    leagues = MeLeagueSerializer(many=True)
-    games_in_progress = MeGameSerializer(many=True)
-    challenges = serializers.ListField(
-        child=serializers.DictField(), help_text="Pending challenges, as the lobby socket sends."
-    )

@@ -1,78 +1,25 @@
-"""The API's views: thin (docs/architecture.md): validate, call one service or selector,
-serialize. Refusals are GameErrors, answered by api.errors.exception_handler."""
+"""Games: a game as the requester sees it, its move log, posting a move."""
 
 from __future__ import annotations
 
-from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.urls import path
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from api.serializers import (
-    ErrorSerializer,
+from api.serializers.games import (
     GameStateSerializer,
-    MeSerializer,
     MoveInSerializer,
     MoveOutSerializer,
     MoveRowSerializer,
 )
 from api.throttles import MovesThrottle
+from api.views.common import Pagination, error_responses
 from games import selectors, services
 from games.errors import UNAUTHENTICATED, GameError
-from leagues.selectors import user_league_ratings
-from lobby.selectors import challenge_data, challenges_pending
-
-
-def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    return {s: OpenApiResponse(ErrorSerializer, description="An error") for s in statuses}
-
-
-class MeView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        summary="Who you are",
-        description="Your names, your leagues with ratings, your games in progress and your "
-        "pending challenges.",
-        responses={200: MeSerializer, **_errors(401, 429)},
-        tags=["me"],
-    )
-    def get(self, request: Request) -> Response:
-        user = request.user
-        games = []
-        for match in selectors.matches_in_progress(user=user):
-            game = match.current_game
-            games.append(
-                {
-                    "match": match.pk,
-                    "game": game.pk if game else None,
-                    "url": reverse("games:table", args=[game.pk]) if game else None,
-                    "api_url": reverse("api:game", args=[game.pk]) if game else None,
-                }
-            )
-        body = {
-            "username": user.username,
-            "display_name": user.display_name,
-            "leagues": [
-                {
-                    "slug": card.league.slug,
-                    "name": card.league.name,
-                    "rating": card.rating,
-                    "deviation": card.deviation,
-                    "provisional": card.provisional,
-                }
-                for card in user_league_ratings(user=user)
-            ],
-            "games_in_progress": games,
-            "challenges": [
-                challenge_data(c, viewer_id=user.pk) for c in challenges_pending(user=user)
-            ],
-        }
-        return Response(MeSerializer(body).data)
 
 
 class GameDetailView(APIView):
@@ -82,7 +29,7 @@ class GameDetailView(APIView):
         summary="A game as you see it",
         description="The state frame of docs/protocol.md for the requester: a player sees "
         "their own hand, anyone else (anonymous too) the spectator's view.",
-        responses={200: GameStateSerializer, **_errors(404, 429)},
+        responses={200: GameStateSerializer, **error_responses(404, 429)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -90,7 +37,7 @@ class GameDetailView(APIView):
         return Response(frame)
 
 
-class MovesPagination(LimitOffsetPagination):
+class MovesPagination(Pagination):
     default_limit = 100
     max_limit = 500
 
@@ -103,7 +50,7 @@ class GameMovesView(APIView):
     @extend_schema(
         summary="A game's move log",
         description="Every row of the game's log in ply order (moves and undo rows), paginated.",
-        responses={200: MoveRowSerializer(many=True), **_errors(404, 429)},
+        responses={200: MoveRowSerializer(many=True), **error_responses(404, 429)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -124,7 +71,7 @@ class GameMovesView(APIView):
         responses={
             201: MoveOutSerializer,
             200: MoveOutSerializer,
-            **_errors(400, 401, 403, 404, 409, 429),
+            **error_responses(400, 401, 403, 404, 409, 429),
         },
         tags=["games"],
     )
@@ -150,3 +97,9 @@ class GameMovesView(APIView):
             "state": frame,
         }
         return Response(body, status=status.HTTP_200_OK if result.replayed else 201)
+
+
+urlpatterns = [
+    path("games/<int:game_id>/", GameDetailView.as_view(), name="game"),
+    path("games/<int:game_id>/moves/", GameMovesView.as_view(), name="game_moves"),
+]

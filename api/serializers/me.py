@@ -1,0 +1,30 @@
+"""/me/: who you are."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class MeLeagueSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class MeGameSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(allow_null=True)
+    api_url = serializers.CharField(allow_null=True)
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    leagues = MeLeagueSerializer(many=True)
+    games_in_progress = MeGameSerializer(many=True)
+    challenges = serializers.ListField(
+        child=serializers.DictField(), help_text="Pending challenges, as the lobby socket sends."
+    )
