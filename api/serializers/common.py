@@ -11,3 +11,12 @@ class ErrorSerializer(serializers.Serializer):
     params = serializers.DictField(
         help_text="Details: field errors, the current version, retry_after, engine_code…"
     )
+
+
+class PersonSerializer(serializers.Serializer):
+    """A player as others see them: the lobby's ``{username, name}`` and whether the account
+    is a bot account (played by a program)."""
+
+    username = serializers.CharField()
+    name = serializers.CharField(help_text='The public name ("deleted player" once deleted).')
+    is_bot = serializers.BooleanField(help_text="A bot account: played by a program.")

@@ -1,0 +1,7 @@
+"""Leagues of the API (being written)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+urlpatterns: list[Any] = []
