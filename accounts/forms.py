@@ -7,7 +7,7 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
@@ -113,6 +113,21 @@ class DeleteAccountForm(forms.Form):
                 code="password_incorrect",
             )
         return password
+
+
+class BotAccountRequestForm(forms.Form):
+    """Ask an admin to make this account a bot account."""
+
+    note = forms.CharField(
+        label=_("About your program"),
+        max_length=BotAccountRequest.NOTE_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_(
+            "What the program is, who runs it and how it plays (%(n)d characters at most). "
+            "An admin reads this before deciding."
+        )
+        % {"n": BotAccountRequest.NOTE_MAX_LENGTH},
+    )
 
 
 class AdminUserChangeForm(auth_forms.UserChangeForm):

@@ -79,3 +79,57 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker} blocked {self.blocked}"
+
+
+class BotAccountRequest(models.Model):
+    """A player asks to turn their fresh account (no games yet) into a bot account; an admin
+    approves or declines (docs/bot_accounts.md). At most one request per user is pending."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        DECLINED = "declined", _("declined")
+
+    NOTE_MAX_LENGTH = 500
+
+    user = models.ForeignKey(
+        User,
+        on_delete=models.CASCADE,
+        related_name="bot_account_requests",
+        verbose_name=_("account"),
+    )
+    note = models.TextField(
+        _("about the program"),
+        max_length=NOTE_MAX_LENGTH,
+        help_text=_("What the program is and how it plays; shown to the admin."),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        User,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status="pending"),
+                name="accounts_botrequest_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: bot account ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING

@@ -1,8 +1,10 @@
 """Reads about accounts: who exists, which names and addresses are taken."""
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Block, User
+from accounts.models import Block, BotAccountRequest, User
+from games.errors import DUPLICATE, FORBIDDEN
 
 DELETED_USERNAME_PREFIX = "deleted-"
 
@@ -58,3 +60,48 @@ def user_block_partners_q(*, user: User, field: str) -> Q:
 def user_blocked_list(*, user: User) -> list[Block]:
     """The players ``user`` blocked, newest first, with the blocked accounts read along."""
     return list(Block.objects.filter(blocker_id=user.pk).select_related("blocked"))
+
+
+# --- bot accounts -----------------------------------------------------------------------------
+
+
+def user_has_played(*, user: User) -> bool:
+    """True when the account sat at any match, against a person or a bot, finished or not."""
+    from games.models import Match  # games builds on accounts, not the other way round
+
+    return Match.objects.filter(Q(user0_id=user.pk) | Q(user1_id=user.pk)).exists()
+
+
+def bot_account_refusal(*, user: User, approving: bool = False) -> tuple[str, str] | None:
+    """Why this account may not become a bot account, as ``(code, message)``, or None.
+
+    A bot account starts fresh: no games played yet. Staff accounts stay people. When
+    ``approving``, the account's own pending request does not count against it."""
+    if user.deleted_at is not None or not user.is_active:
+        return FORBIDDEN, str(_("This account cannot become a bot account."))
+    if user.is_bot:
+        return DUPLICATE, str(_("This account is already a bot account."))
+    if user.is_staff or user.is_superuser:
+        return FORBIDDEN, str(_("Staff accounts cannot become bot accounts."))
+    if user_has_played(user=user):
+        return FORBIDDEN, str(
+            _(
+                "Only a fresh account, with no games played yet, can become a bot account. "
+                "Sign up a new account for your program and ask from there."
+            )
+        )
+    if not approving and bot_account_pending(user=user) is not None:
+        return DUPLICATE, str(_("Your request is already waiting for an admin."))
+    return None
+
+
+def bot_account_pending(*, user: User) -> BotAccountRequest | None:
+    """The account's request waiting for an admin, if any."""
+    return BotAccountRequest.objects.filter(
+        user_id=user.pk, status=BotAccountRequest.Status.PENDING
+    ).first()
+
+
+def bot_account_latest(*, user: User) -> BotAccountRequest | None:
+    """The account's latest request (pending or answered), if it ever asked."""
+    return BotAccountRequest.objects.filter(user_id=user.pk).first()

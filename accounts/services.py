@@ -10,8 +10,9 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Block, User
-from accounts.selectors import DELETED_USERNAME_PREFIX
+from accounts.models import Block, BotAccountRequest, User
+from accounts.selectors import DELETED_USERNAME_PREFIX, bot_account_refusal, user_has_played
+from games.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError
 
 # Session engines whose sessions live in the database table we can sweep.
 _DATABASE_SESSION_ENGINES = {
@@ -125,3 +126,102 @@ def user_unblock(*, blocker: User, blocked: User) -> bool:
     """Lift ``blocker``'s block of ``blocked``; True when there was one."""
     deleted, _ = Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).delete()
     return deleted > 0
+
+
+# --- bot accounts -----------------------------------------------------------------------------
+
+
+def bot_account_request(*, user: User, note: str) -> BotAccountRequest:
+    """``user`` asks an admin to make their account a bot account, saying in ``note`` what
+    the program is. Refusals (GameError): forbidden (the account played a match, is staff,
+    or cannot play), duplicate (already a bot account; a request already pending), and
+    bad_message (no note, or a note too long)."""
+    note = (note or "").strip()
+    if not note:
+        raise GameError(BAD_MESSAGE, str(_("Say what your program is and how it plays.")))
+    if len(note) > BotAccountRequest.NOTE_MAX_LENGTH:
+        raise GameError(
+            BAD_MESSAGE,
+            str(_("Keep the note to %(n)d characters.")) % {"n": BotAccountRequest.NOTE_MAX_LENGTH},
+        )
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)  # one request at a time
+        refusal = bot_account_refusal(user=locked)
+        if refusal is not None:
+            raise GameError(*refusal)
+        try:
+            with transaction.atomic():
+                return BotAccountRequest.objects.create(user=locked, note=note)
+        except IntegrityError as exc:  # the one-pending constraint: a request raced this one
+            raise GameError(
+                DUPLICATE, str(_("Your request is already waiting for an admin."))
+            ) from exc
+
+
+def _bot_request_lock(*, request_id: int, admin: User) -> BotAccountRequest:
+    if not (admin.is_active and admin.is_staff):
+        raise GameError(FORBIDDEN, str(_("Only admins answer bot account requests.")))
+    request = (
+        BotAccountRequest.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(pk=request_id)
+        .first()
+    )
+    if request is None:
+        raise GameError(NOT_FOUND, str(_("There is no such request.")))
+    if not request.is_pending:
+        raise GameError(
+            FORBIDDEN,
+            str(_("The request of %(name)s was already %(status)s."))
+            % {"name": request.user.username, "status": request.get_status_display()},
+        )
+    return request
+
+
+def _bot_request_decide(*, request: BotAccountRequest, admin: User, status: str) -> None:
+    request.status = status
+    request.decided_at = timezone.now()
+    request.decided_by = admin
+    request.save(update_fields=["status", "decided_at", "decided_by"])
+
+
+def bot_account_approve(*, request_id: int, admin: User) -> BotAccountRequest:
+    """An admin approves a pending request: the account becomes a bot account. The account
+    must still be fresh: if it played meanwhile, approval is refused (forbidden) and
+    declining is the admin's call. Other refusals: not_found; forbidden (not an admin; the
+    request was already answered)."""
+    with transaction.atomic():
+        request = _bot_request_lock(request_id=request_id, admin=admin)
+        user = User.objects.select_for_update().get(pk=request.user_id)
+        if user_has_played(user=user):
+            raise GameError(
+                FORBIDDEN,
+                str(
+                    _(
+                        "%(name)s has played since asking, and only a fresh account can "
+                        "become a bot account. Decline the request instead."
+                    )
+                )
+                % {"name": user.username},
+            )
+        refusal = bot_account_refusal(user=user, approving=True)
+        if refusal is not None:
+            raise GameError(
+                FORBIDDEN,
+                str(_("%(name)s cannot become a bot account: %(reason)s"))
+                % {"name": user.username, "reason": refusal[1]},
+            )
+        user.is_bot = True
+        user.save(update_fields=["is_bot"])
+        request.user = user
+        _bot_request_decide(request=request, admin=admin, status=BotAccountRequest.Status.APPROVED)
+    return request
+
+
+def bot_account_decline(*, request_id: int, admin: User) -> BotAccountRequest:
+    """An admin declines a pending request; the account stays a person's and may ask again.
+    Refusals: not_found; forbidden (not an admin; the request was already answered)."""
+    with transaction.atomic():
+        request = _bot_request_lock(request_id=request_id, admin=admin)
+        _bot_request_decide(request=request, admin=admin, status=BotAccountRequest.Status.DECLINED)
+    return request

@@ -23,4 +23,5 @@ urlpatterns = [
     path("blocked/", views.blocked, name="blocked"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
     path("delete/", views.account_delete, name="delete"),
+    path("bot/", views.bot_account, name="bot_account"),
 ]

@@ -14,9 +14,22 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import DeleteAccountForm, LoginForm, ProfileForm, SignUpForm
+from accounts.forms import (
+    BotAccountRequestForm,
+    DeleteAccountForm,
+    LoginForm,
+    ProfileForm,
+    SignUpForm,
+)
 from accounts.models import User
-from accounts.selectors import user_blocked_list, user_has_blocked, user_public_get
+from accounts.selectors import (
+    bot_account_latest,
+    bot_account_refusal,
+    user_blocked_list,
+    user_has_blocked,
+    user_public_get,
+)
+from games.errors import GameError
 from games.selectors import match_history_for, match_history_rows
 from leagues.selectors import user_league_ratings, user_record
 
@@ -215,3 +228,34 @@ def blocked(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
     return render(request, "accounts/blocked.html", {"blocks": user_blocked_list(user=user)})
+
+
+# --- bot accounts -----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_account(request: HttpRequest) -> HttpResponse:
+    """What a bot account is, this account's request and its state, and the form to ask."""
+    user = request.user
+    assert isinstance(user, User)
+    form = BotAccountRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.bot_account_request(user=user, note=form.cleaned_data["note"])
+        except GameError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request, _("Your request was sent. An admin will approve or decline it.")
+            )
+        return redirect("accounts:bot_account")
+    return render(
+        request,
+        "accounts/bot_account.html",
+        {
+            "form": form,
+            "latest": bot_account_latest(user=user),
+            "refusal": bot_account_refusal(user=user),
+        },
+    )

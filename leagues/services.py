@@ -48,16 +48,23 @@ def _not_active_message(membership: Membership | None, user: Any, league: League
     return f"{name} may not play ranked matches in {league.name}."  # banned
 
 
-def ranked_member_check(*, league: League, user: Any) -> Membership:
+def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Membership:
     """The user's active membership of an active league, or a GameError saying why not:
     unauthenticated (anonymous), forbidden (archived league; not a member, pending, left or
-    banned; an account that cannot play)."""
+    banned; an account that cannot play; when ``ranked``, a bot account where bots do not
+    play ranked)."""
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, "Log in to play ranked matches.")
     if not league.is_active:
         raise GameError(FORBIDDEN, f"{league.name} is archived: it plays no more matches.")
     if not _plays(user):
         raise GameError(FORBIDDEN, "This account cannot play.")
+    if ranked and getattr(user, "is_bot", False) and not league.bots_ranked:
+        raise GameError(
+            FORBIDDEN,
+            f"{user.public_name} is a bot account, and bots do not play ranked matches in "
+            f"{league.name}.",
+        )
     membership = Membership.objects.filter(league=league, user_id=user.pk).first()
     if membership is None or not membership.is_active:
         raise GameError(FORBIDDEN, _not_active_message(membership, user, league))
@@ -468,7 +475,11 @@ def _paired_frame(match: Match, user_id: int) -> dict[str, Any]:
         "game": game.pk if game is not None else None,
         "url": reverse("games:table", kwargs={"game_id": game.pk}) if game is not None else None,
         "seat": seat,
-        "opponent": {"username": opponent.username, "name": opponent.public_name}
+        "opponent": {
+            "username": opponent.username,
+            "name": opponent.public_name,
+            "is_bot": opponent.is_bot,
+        }
         if opponent is not None
         else None,
     }

@@ -59,8 +59,8 @@ def rules_summary(rules: dict[str, Any]) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _person(user: User) -> dict[str, str]:
-    return {"username": user.username, "name": user.public_name}
+def _person(user: User) -> dict[str, Any]:
+    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
 
 
 def _when(moment: Any) -> str | None:

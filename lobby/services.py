@@ -406,8 +406,16 @@ def seek_take(*, seek_id: int, user: Any) -> Match:
                 "match": match.pk,
                 "game": game.pk,
                 "url": table_url(game.pk),
-                "owner": {"username": owner.username, "name": owner.public_name},
-                "taker": {"username": user.username, "name": user.public_name},
+                "owner": {
+                    "username": owner.username,
+                    "name": owner.public_name,
+                    "is_bot": owner.is_bot,
+                },
+                "taker": {
+                    "username": user.username,
+                    "name": user.public_name,
+                    "is_bot": user.is_bot,
+                },
             }
             _send_on_commit({owner.pk: [taken], user.pk: [taken]})
     if error is not None:

@@ -39,6 +39,7 @@ def game_get(*, game_id: int) -> Game:
 def _seat_info(match: Match, seat: int) -> dict[str, Any]:
     level = match.bot_level(seat)
     info: dict[str, Any] = {"name": match.seat_name(seat), "kind": "bot" if level else "human"}
+    info["is_bot"] = bool(level) or bool(getattr(match.user_at(seat), "is_bot", False))
     if level:
         info["level"] = level
     return info

@@ -141,7 +141,8 @@ def tournament_open_registration(*, tournament: Tournament) -> Tournament:
 def tournament_register(*, tournament: Tournament, user: Any) -> Entry:
     """An active member of the league enters while registration is open (again, after
     withdrawing, too). Refusals: unauthenticated; forbidden (registration closed; not an
-    active member)."""
+    active member; a bot account in a ranked tournament of a league whose bots do not play
+    ranked)."""
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, "Log in to enter a tournament.")
     from leagues.services import ranked_member_check
@@ -150,7 +151,7 @@ def tournament_register(*, tournament: Tournament, user: Any) -> Entry:
         t = _lock(tournament)
         if t.status != Tournament.Status.REGISTRATION:
             raise GameError(FORBIDDEN, f"Registration for {t.name} is not open.")
-        ranked_member_check(league=t.league, user=user)
+        ranked_member_check(league=t.league, user=user, ranked=t.ranked)
         entry, created = Entry.objects.get_or_create(tournament=t, user=user)
         if not created and entry.is_withdrawn:
             entry.status = Entry.Status.REGISTERED
