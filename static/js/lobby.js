@@ -19,6 +19,8 @@ const TEXT = {
   expiresIn: "expires in %(n)s min",
   expiresSoon: "expires in less than a minute",
   newSeek: "New seek by %(name)s: %(rules)s.",
+  botBadge: "bot",
+  botBadgeTitle: "A bot account: played by a program",
 };
 
 function t(key, params = {}) {
@@ -55,7 +57,9 @@ class PeopleLobby {
   // A sentence with the player's name as a link to their profile, then @username if it differs.
   person(sentence, who) {
     const [before, after = ""] = sentence.split("%(name)s");
-    const nodes = [before, el("a", { href: this.profile(who.username), text: who.name }), after];
+    const nodes = [before, el("a", { href: this.profile(who.username), text: who.name })];
+    if (who.is_bot) nodes.push(" ", el("span", { class: "badge-bot", title: t("botBadgeTitle"), text: t("botBadge") }));
+    nodes.push(after);
     if (who.name !== who.username) nodes.push(" ", el("span", { class: "lobby-username", text: `@${who.username}` }));
     return nodes.filter((node) => node !== "");
   }

@@ -26,6 +26,8 @@ const TEXT = {
   starting: "Your match with %(name)s starts: going to the table…",
   startingPlain: "Your match starts: going to the table…",
   answering: "Sending your answer…",
+  botBadge: "bot",
+  botBadgeTitle: "A bot account: played by a program",
 };
 
 function t(key, params = {}) {
@@ -177,7 +179,12 @@ class Notifier {
         role: "group",
         "aria-labelledby": titleId,
       },
-      el("p", { class: "notice-title", id: titleId, text: t("challengesYou", { name: c.from.name }) }),
+      el(
+        "p",
+        { class: "notice-title", id: titleId },
+        t("challengesYou", { name: c.from.name }),
+        c.from.is_bot ? [" ", el("span", { class: "badge-bot", title: t("botBadgeTitle"), text: t("botBadge") })] : null,
+      ),
       el("p", { class: "notice-rules", text: c.summary }),
       el("p", { class: "notice-when", "data-part": "expiry", text: expiryText(c.expires_at) }),
       el("div", { class: "notice-actions" }, accept, decline),

@@ -16,6 +16,8 @@ import { Socket } from "./socket.js";
 addTexts({
   you: "You",
   seatName: "Player %(n)s",
+  botBadge: "bot",
+  botBadgeTitle: "A bot account: played by a program",
   // places
   inYourHand: "%(card)s in your hand",
   yourPayoff: "Your pay-off pile, %(count)s cards, %(card)s on top",
@@ -184,6 +186,14 @@ class Table {
 
   get legal() {
     return new Set(this.view && !this.gameOver ? this.view.legal_moves : []);
+  }
+
+  /** The "bot" badge for a seat held by a bot account (an engine bot's name says it already). */
+  botBadge(seat) {
+    const seats = this.state && this.state.match && this.state.match.seats;
+    const info = seats && seats[seat];
+    if (!info || !info.is_bot || info.kind === "bot") return null;
+    return el("span", { class: "badge-bot", title: t("botBadgeTitle") }, t("botBadge"));
   }
 
   name(seat) {
@@ -823,6 +833,8 @@ class Table {
       if (!box) continue;
       const isYou = seat === this.me;
       const nameParts = [el("span", { class: "score-name-text" }, this.name(seat))];
+      const badge = this.botBadge(seat);
+      if (badge) nameParts.push(" ", badge);
       if (isYou) nameParts.push(el("span", { class: "you-tag" }, t("you")));
       box.querySelector("[data-part=score-name]").replaceChildren(...nameParts);
       box.querySelector("[data-part=score-value]").textContent = t("scoreOf", { score: scores[seat], target });
@@ -858,7 +870,8 @@ class Table {
     const isYou = seat === this.me;
     const targets = this.selected ? this.legalTargets(this.selected.src) : new Set();
 
-    box.querySelector("[data-part=seat-name]").textContent = isYou ? t("you") : name;
+    const badge = isYou ? null : this.botBadge(seat);
+    box.querySelector("[data-part=seat-name]").replaceChildren(isYou ? t("you") : name, ...(badge ? [" ", badge] : []));
 
     // the hidden hand (opponent, or both players for a spectator)
     const backs = box.querySelector("[data-part=hand-backs]");

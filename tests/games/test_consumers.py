@@ -89,8 +89,8 @@ async def test_a_player_and_spectators_each_receive_only_their_own_view(
         assert theirs["you"] is None and theirs["view"]["legal_moves"] == []
         assert [p["hand"] for p in theirs["view"]["players"]] == [None, None]
         assert theirs["match"]["seats"] == [
-            {"name": "Alice", "kind": "human"},
-            {"name": "Greedy bot", "kind": "bot", "level": "greedy"},
+            {"name": "Alice", "kind": "human", "is_bot": False},
+            {"name": "Greedy bot", "kind": "bot", "level": "greedy", "is_bot": True},
         ]
 
         move = a_center_move(table)

@@ -171,7 +171,7 @@ class TestQueueSocket:
                 assert a["match"] == b["match"] and a["game"] == b["game"]
                 assert a["url"] == b["url"] == f"/play/games/{a['game']}/"
                 assert {a["seat"], b["seat"]} == {0, 1}
-                assert a["opponent"] == {"username": "bob", "name": "Bob"}
+                assert a["opponent"] == {"username": "bob", "name": "Bob", "is_bot": False}
                 assert b["opponent"]["username"] == "alice" and a["league"] == league.slug
                 match = await sync_to_async(Match.objects.get)(pk=a["match"])
                 assert match.ranked and match.league_id == league.pk

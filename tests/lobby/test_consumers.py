@@ -80,7 +80,7 @@ async def test_a_challenge_reaches_the_challenged_player_and_nobody_else(
             [frame] = await frames(socket)
             assert frame["type"] == "challenge" and frame["id"] == sent.pk
             assert frame["state"] == "received"
-            assert frame["from"] == {"username": "alice", "name": "Alice"}
+            assert frame["from"] == {"username": "alice", "name": "Alice", "is_bot": False}
             assert frame["summary"] == "Pay-off pile of 5, first to 10 points"
         [mine] = await frames(by_alice)
         assert mine["state"] == "sent"

@@ -58,8 +58,8 @@ def test_a_challenge_waits_for_its_ttl_and_both_players_hear_of_it(
     assert sent.expires_at - sent.created_at == timedelta(seconds=120)
     [received] = outbox.frames[bob.pk]
     assert received["type"] == "challenge" and received["state"] == "received"
-    assert received["from"] == {"username": "alice", "name": "Alice"}
-    assert received["to"] == {"username": "bob", "name": "Bob"}
+    assert received["from"] == {"username": "alice", "name": "Alice", "is_bot": False}
+    assert received["to"] == {"username": "bob", "name": "Bob", "is_bot": False}
     assert received["rules"] == SMALL.to_dict()
     assert received["summary"] == "Pay-off pile of 5, first to 10 points"
     assert received["expires_at"] == sent.expires_at.isoformat()
@@ -359,7 +359,7 @@ def test_a_seek_is_listed_and_rings_the_lobby(alice, bob, outbox, committed, set
     assert seek.expires_at - seek.created_at == timedelta(seconds=300)
     assert outbox.rings == 1 and not outbox.frames
     [shown] = selectors.seeks_frame(user=bob)["seeks"]
-    assert shown["owner"] == {"username": "alice", "name": "Alice"}
+    assert shown["owner"] == {"username": "alice", "name": "Alice", "is_bot": False}
     assert shown["mine"] is False and shown["id"] == seek.pk
     assert selectors.seeks_frame(user=alice)["seeks"][0]["mine"] is True
     refused("unauthenticated", services.seek_create, owner=AnonymousUser(), rules=SMALL)
@@ -392,8 +392,8 @@ def test_taking_a_seek_starts_the_match_with_the_owner_as_player_one(
         "match": match.pk,
         "game": game.pk,
         "url": f"/play/games/{game.pk}/",
-        "owner": {"username": "alice", "name": "Alice"},
-        "taker": {"username": "bob", "name": "Bob"},
+        "owner": {"username": "alice", "name": "Alice", "is_bot": False},
+        "taker": {"username": "bob", "name": "Bob", "is_bot": False},
     }
     assert outbox.frames[alice.pk] == [expected]
     assert outbox.frames[bob.pk] == [expected]
