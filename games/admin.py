@@ -37,11 +37,17 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="seat 0")
     def seat0(self, obj: Match) -> str:
-        return obj.seat_name(0)
+        return _seat_label(obj, 0)
 
     @admin.display(description="seat 1")
     def seat1(self, obj: Match) -> str:
-        return obj.seat_name(1)
+        return _seat_label(obj, 1)
+
+
+def _seat_label(match: Match, seat: int) -> str:
+    """The seat's name, marked when a bot account holds it (docs/bot_accounts.md)."""
+    user = match.user_at(seat)
+    return match.seat_name(seat) + (" [bot account]" if user is not None and user.is_bot else "")
 
 
 @admin.register(Game)

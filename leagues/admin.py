@@ -115,7 +115,7 @@ class MembershipAdmin(LeagueScopedAdmin):
         "matches",
         "joined_at",
     ]
-    list_filter = ["status", "role", "league"]
+    list_filter = ["status", "role", "league", "user__is_bot"]
     search_fields = ["user__username", "user__display_name", "league__name", "league__slug"]
     list_select_related = ["user", "league"]
     autocomplete_fields = ["user"]  # pick players by name, not by id

@@ -7,8 +7,9 @@ minutes, not an evening.
 It also makes the **Demo Club** (slug ``club``, open; pay-off pile of 5, first to 10) with four
 demo players — alice (moderator), bruno, and two more made here, carmen and dai (the same demo
 password) — so an admin can run a four-player Swiss tournament on `make run`, the bots playing
-its matches (`manage.py tournament_autoplay`; docs/tournaments.md). Run by `load_demo` after
-the accounts loader; idempotent."""
+its matches (`manage.py tournament_autoplay`; docs/tournaments.md). The Club lets bots play
+ranked, and the demo bot account ``robo`` (made by the accounts loader) is a member too
+(docs/bot_accounts.md). Run by `load_demo` after the accounts loader; idempotent."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ CLUB_MEMBERS = {
     "bruno": Membership.Role.PLAYER,
     "carmen": Membership.Role.PLAYER,
     "dai": Membership.Role.PLAYER,
+    "robo": Membership.Role.PLAYER,  # the demo bot account, while the Club lets bots play ranked
 }
 
 
@@ -89,11 +91,12 @@ def _load_club(stdout: OutputWrapper) -> bool:
         defaults={
             "name": "Demo Club",
             "description": (
-                "Four demo players for trying tournaments: very short matches (a pay-off pile "
-                "of 5, first to 10 points). An admin creates a tournament here; the bots can "
-                "play its matches (manage.py tournament_autoplay)."
+                "Four demo players (and Robo, a bot account) for trying tournaments: very short "
+                "matches (a pay-off pile of 5, first to 10 points). An admin creates a "
+                "tournament here; the bots can play its matches (manage.py tournament_autoplay)."
             ),
             "rules": CLUB_RULES.to_dict(),
+            "bots_ranked": True,
         },
     )
     if made:
@@ -101,7 +104,7 @@ def _load_club(stdout: OutputWrapper) -> bool:
         stdout.write("leagues: created the Demo Club (/leagues/club/)")
     for username, role in CLUB_MEMBERS.items():
         user = User.objects.filter(username=username).first()
-        if user is None:
+        if user is None or (user.is_bot and not league.bots_ranked):
             continue
         _, made = Membership.objects.get_or_create(
             league=league, user=user, defaults={"role": role}
