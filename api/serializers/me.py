@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from api.serializers.matches import ChallengeSerializer
+
 
 class MeLeagueSerializer(serializers.Serializer):
     slug = serializers.CharField()
@@ -25,6 +27,6 @@ class MeSerializer(serializers.Serializer):
     display_name = serializers.CharField()
     leagues = MeLeagueSerializer(many=True)
     games_in_progress = MeGameSerializer(many=True)
-    challenges = serializers.ListField(
-        child=serializers.DictField(), help_text="Pending challenges, as the lobby socket sends."
+    challenges = ChallengeSerializer(
+        many=True, help_text="Your pending challenges, as GET /api/v1/challenges/ lists them."
     )
