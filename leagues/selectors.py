@@ -274,3 +274,76 @@ def user_record(*, user: Any, ranked: bool | None = None) -> Record:
     won = finished.filter(Q(user0_id=user.pk, winner=0) | Q(user1_id=user.pk, winner=1)).count()
     tied = finished.filter(winner__isnull=True).count()
     return Record(wins=won, losses=finished.count() - won - tied, ties=tied)
+
+
+# --- the REST API -----------------------------------------------------------------------------
+
+
+def leagues_visible(*, status: str | None = None, member: Any = None) -> Any:
+    """Every league, as the leagues page shows them: active ones first, then archived, each
+    by name; each annotated with ``members`` (how many active members). ``status`` keeps one
+    status; ``member`` keeps the leagues where that user is an active member."""
+    from django.db.models import Case, Count, IntegerField, Value, When
+
+    leagues = League.objects.annotate(
+        members=Count("memberships", filter=Q(memberships__status=Membership.Status.ACTIVE)),
+        archived_last=Case(
+            When(status=League.Status.ACTIVE, then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+    )
+    if status:
+        leagues = leagues.filter(status=status)
+    if member is not None:
+        leagues = leagues.filter(
+            pk__in=Membership.objects.filter(
+                user_id=member.pk, status=Membership.Status.ACTIVE
+            ).values("league_id")
+        )
+    return leagues.order_by("archived_last", "name", "pk")
+
+
+def league_visible_get(*, slug: str) -> League:
+    """The league ``slug``, annotated as ``leagues_visible``'s, or GameError not_found."""
+    from games.errors import NOT_FOUND, GameError
+
+    league = leagues_visible().filter(slug=slug).first()
+    if league is None:
+        raise GameError(NOT_FOUND, "There is no such league.")
+    return league
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """A membership with its rating as it stands now (rounded, as the pages show it)."""
+
+    membership: Membership
+    rating: int
+    deviation: int
+    provisional: bool
+
+
+def member_row(membership: Membership, *, now: datetime | None = None) -> MemberRow:
+    shown = membership_rating_now(membership, now=now)
+    return MemberRow(
+        membership=membership,
+        rating=round(shown.rating),
+        deviation=round(shown.deviation),
+        provisional=shown.provisional,
+    )
+
+
+def league_members(
+    *, league: League, status: str = Membership.Status.ACTIVE, now: datetime | None = None
+) -> list[MemberRow]:
+    """The league's members of one status, in the order they joined (oldest first), each
+    with the rating as it stands now. Who may see which status is the caller's to decide
+    (pending requests are for the league's moderators: ``league_may_moderate``)."""
+    now = now or timezone.now()
+    members = (
+        Membership.objects.filter(league=league, status=status)
+        .select_related("user", "league")
+        .order_by("joined_at", "pk")
+    )
+    return [member_row(m, now=now) for m in members]
