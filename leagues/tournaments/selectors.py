@@ -234,3 +234,58 @@ def planned_rounds_shown(tournament: Tournament) -> int:
 def league_tournaments(league: Any) -> list[Tournament]:
     """The league's tournaments for its page (drafts hidden), newest first."""
     return list(league.tournaments.exclude(status=Tournament.Status.DRAFT))
+
+
+# --- the REST API -------------------------------------------------------------------------------
+
+
+def _tournaments_annotated() -> Any:
+    from django.db.models import Count, Q
+
+    return Tournament.objects.select_related("league").annotate(
+        entrants=Count("entries", filter=Q(entries__status=Entry.Status.REGISTERED)),
+        entries_total=Count("entries"),
+    )
+
+
+def tournaments_visible(*, league: Any = None, status: str | None = None) -> Any:
+    """The tournaments anyone may see (drafts hidden, as on the league pages), newest first,
+    each annotated with ``entrants`` (registered, not withdrawn) and ``entries_total`` (every
+    entry, withdrawn ones too: what ``planned_rounds`` counts). Filters: a league, a status."""
+    tournaments = _tournaments_annotated().exclude(status=Tournament.Status.DRAFT)
+    if league is not None:
+        tournaments = tournaments.filter(league=league)
+    if status:
+        tournaments = tournaments.filter(status=status)
+    return tournaments.order_by("-created_at", "-id")
+
+
+def tournament_visible_get(*, tournament_id: int, user: Any) -> Tournament:
+    """The tournament, annotated as ``tournaments_visible``'s, or GameError not_found: for a
+    missing one, and for a draft unless ``user`` may moderate its league."""
+    from games.errors import NOT_FOUND, GameError
+    from leagues.services import league_may_moderate
+
+    tournament = _tournaments_annotated().filter(pk=tournament_id).first()
+    if tournament is None or (
+        tournament.status == Tournament.Status.DRAFT
+        and not league_may_moderate(league=tournament.league, user=user)
+    ):
+        raise GameError(NOT_FOUND, "There is no such tournament.")
+    return tournament
+
+
+def tournament_planned_rounds(tournament: Tournament) -> int:
+    """``planned_rounds``, from the ``entries_total`` annotation when the row has it."""
+    from leagues.tournaments.services import planned_rounds
+
+    return planned_rounds(tournament, getattr(tournament, "entries_total", None))
+
+
+def tournament_entry_of(*, tournament: Tournament, user: Any) -> Entry | None:
+    """``user``'s entry (registered or withdrawn), or None (anonymous, or never entered)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        Entry.objects.filter(tournament=tournament, user_id=user.pk).select_related("user").first()
+    )
