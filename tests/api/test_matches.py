@@ -419,3 +419,18 @@ def test_resign_refusals(api, alice, bob, bob_key, alice_key, human_starts) -> N
     )
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
+
+
+def test_reads_take_a_fixed_number_of_queries(
+    api, alice, bob, django_assert_max_num_queries
+) -> None:
+    league = make_league()
+    join(league, alice)
+    join(league, bob)
+    for _ in range(4):
+        match = between(alice, bob, ranked=True, league=league)
+        services.game_resign(game_id=current_game(match).pk, user=bob, scope="game")
+    with django_assert_max_num_queries(3):
+        assert api.get("/api/v1/matches/").json()["count"] == 4
+    with django_assert_max_num_queries(4):
+        assert len(api.get(f"/api/v1/matches/{match.pk}/").json()["games"]) == 2
