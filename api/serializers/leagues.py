@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.common import PersonSerializer
+from api.serializers.matches import MatchSeatSerializer
 from leagues import selectors
 from leagues.models import League, Membership
 
@@ -136,18 +137,13 @@ class MembershipSerializer(serializers.Serializer):
     joined_at = serializers.DateTimeField(source="membership.joined_at")
 
 
-class SeatSerializer(PersonSerializer):
-    """A seat of a match: a person, or one of the engine's bots (``username`` null)."""
-
-    username = serializers.CharField(allow_null=True)
-    bot = serializers.CharField(help_text='The engine bot\'s level ("greedy"…); "" for a person.')
-
-
 class MatchRowSerializer(serializers.Serializer):
     """A ranked match of the league (a ``MatchRow``)."""
 
     id = serializers.IntegerField(source="match.pk")
-    players = serializers.SerializerMethodField(help_text="Seat 0, then seat 1.")
+    players = serializers.SerializerMethodField(
+        help_text="Seat 0, then seat 1, as the matches API shows seats."
+    )
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Seat 0, seat 1.")
     status = serializers.CharField(source="match.status", help_text="active or finished.")
     winner = serializers.IntegerField(allow_null=True, help_text="The winning seat, if any.")
@@ -157,18 +153,21 @@ class MatchRowSerializer(serializers.Serializer):
     )
     api_url = serializers.SerializerMethodField()
 
-    @extend_schema_field(SeatSerializer(many=True))
+    @extend_schema_field(MatchSeatSerializer(many=True))
     def get_players(self, row: selectors.MatchRow) -> list[dict[str, Any]]:
+        """The seats in the matches API's shape: a person, or the engine's bot."""
         seats = []
         for seat in (0, 1):
             level = row.match.bot_level(seat)
             user = row.match.user_at(seat)
-            if level or user is None:
-                seats.append(
-                    {"username": None, "name": row.names[seat], "is_bot": True, "bot": level}
-                )
-            else:
-                seats.append({**person(user), "bot": ""})
+            seats.append(
+                {
+                    "seat": seat,
+                    "name": row.names[seat],
+                    "player": person(user) if user is not None and not level else None,
+                    "bot": level or None,
+                }
+            )
         return seats
 
     def get_api_url(self, row: selectors.MatchRow) -> str:

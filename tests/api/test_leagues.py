@@ -157,8 +157,18 @@ def test_a_league_shows_your_membership_and_its_matches(api, league, alice, bob,
     assert [m["id"] for m in body["recent"]] == [done.pk]
     recent = body["recent"][0]
     assert recent["players"] == [
-        {"username": "alice", "name": "Alice", "is_bot": False, "bot": ""},
-        {"username": "bob", "name": "Bob", "is_bot": True, "bot": ""},
+        {
+            "seat": 0,
+            "name": "Alice",
+            "player": {"username": "alice", "name": "Alice", "is_bot": False},
+            "bot": None,
+        },
+        {
+            "seat": 1,
+            "name": "Bob",
+            "player": {"username": "bob", "name": "Bob", "is_bot": True},
+            "bot": None,
+        },
     ]
     assert (recent["status"], recent["winner"]) == ("finished", 0)
     assert recent["scores"] == [done.score0, done.score1]
@@ -176,9 +186,9 @@ def test_a_ranked_match_against_an_engine_bot_shows_the_bot_seat(api, league, al
     body = api.get("/api/v1/leagues/north/").json()
     assert body["live"][0]["id"] == match.pk
     assert body["live"][0]["players"][1] == {
-        "username": None,
+        "seat": 1,
         "name": "Greedy bot",
-        "is_bot": True,
+        "player": None,
         "bot": "greedy",
     }
 
