@@ -1,6 +1,7 @@
 """The per-user socket, ``/ws/me/`` (docs/protocol.md, "The per-user socket"): a logged-in
-player's notices on whatever page they are — challenges received and answered, a match that
-starts — and, for a page that asks, the open seeks as they change.
+player's notices on whatever page they are — challenges received and answered, a match or
+game that starts, your turn in a game — and, for a page that asks, the open seeks as they
+change. Programs open it with an API token: it is their event stream.
 
 Thin: it checks the shape of what arrives, calls one service or selector, and forwards
 frames. Every socket of a user joins ``user-<id>``; a page that lists seeks also joins the
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 from channels.db import database_sync_to_async
 
 from games.errors import UNAUTHENTICATED, GameError
+from games.notify import games_frame
 from games.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from lobby import selectors, services
 from lobby.broadcast import lobby_group, user_group
@@ -47,6 +49,7 @@ class NotificationConsumer(JsonSocket):
         await self.join(user_group(self.user_id))  # joined before reading: nothing slips by
         await database_sync_to_async(services.lobby_expire)()
         await self._send_challenges()
+        await self._send_games()
 
     # --- client -> server
 
@@ -70,11 +73,16 @@ class NotificationConsumer(JsonSocket):
 
     async def _on_sync(self, content: dict[str, Any]) -> None:
         await self._send_challenges()
+        await self._send_games()
         if lobby_group() in self.joined_groups:
             await self._send_seeks()
 
     async def _send_challenges(self) -> None:
         frame = await database_sync_to_async(selectors.challenges_frame)(user=self.user)
+        await self.send_json(frame)
+
+    async def _send_games(self) -> None:
+        frame = await database_sync_to_async(games_frame)(user=self.user)
         await self.send_json(frame)
 
     async def _send_seeks(self) -> None:

@@ -9,13 +9,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from games import services
+from games import notify, services
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import SEATS, Game, Match, Move
 from games.selectors import game_event_frames
 
 RESIGN_SCOPES = ("game", "match")
 MAX_MOVE_ID = 64
+#: Where ``game_lock`` notes the seat to move when the row was locked (``broadcast_on_commit``
+#: compares it with the seat to move after the change, to tell whether the turn passed).
+_TO_MOVE_AT_LOCK = "_to_move_at_lock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,7 @@ def game_lock(game_id: int) -> Game:
     )
     if game is None:
         raise GameError(NOT_FOUND, "There is no such game.")
+    setattr(game, _TO_MOVE_AT_LOCK, game.to_move)
     return game
 
 
@@ -73,11 +77,25 @@ def next_ply(game: Game) -> int:
 
 def broadcast_on_commit(game: Game, *, game_ended: bool = False, match_ended: bool = False) -> None:
     """Build every viewer's frames now (inside the transaction: they show exactly this
-    version) and send them once the transaction commits."""
+    version) and send them once the transaction commits; and when the change handed the turn
+    to a person, their ``your_turn`` on the per-user socket (``games.notify``)."""
     frames = game_event_frames(game, game_ended=game_ended, match_ended=match_ended)
     transaction.on_commit(
         partial(_send_event, game_id=game.pk, version=game.version, frames=frames)
     )
+    turn = notify.turn_passed_frames(game, to_move_before=getattr(game, _TO_MOVE_AT_LOCK, None))
+    if turn:
+        user_frames_on_commit(turn)
+
+
+def user_frames_on_commit(frames: dict[int, list[dict[str, Any]]]) -> None:
+    """Send each user (by id) their frames on the per-user socket once the transaction
+    commits."""
+    transaction.on_commit(partial(_send_user_frames, frames))
+
+
+def _send_user_frames(frames: dict[int, list[dict[str, Any]]]) -> None:
+    notify.user_frames_send(frames)  # looked up now: tests patch games.notify.user_frames_send
 
 
 def _send_event(**kwargs: Any) -> None:

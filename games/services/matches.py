@@ -11,10 +11,10 @@ from django.db import transaction
 import engine
 from accounts.selectors import users_blocked_either_way
 from games import bots as bot_runner
-from games import services
+from games import notify, services
 from games.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import BotLevel, Game, Match
-from games.services._common import acting_seat, notice_on_commit
+from games.services._common import acting_seat, notice_on_commit, user_frames_on_commit
 
 REMATCH_ACTIONS = ("offer", "accept", "decline")
 #: The lobby's words for any refusal to play someone (a block is never revealed to the blocked).
@@ -95,7 +95,9 @@ def _match_open(
 def game_create(*, match: Match, number: int, first_player: int | None) -> Game:
     """Deal game ``number`` of ``match``; ``first_player`` None lets RULES.md choose (game 1).
 
-    Must run inside the caller's transaction; wakes the bot runner on commit if a bot starts.
+    Must run inside the caller's transaction. On commit, each person seated gets
+    ``game_started`` on the per-user socket (and ``your_turn`` if they start); the bot runner
+    wakes if a bot starts.
     """
     seed = services._new_seed()  # looked up now: the package's patch point
     rules = engine.Rules.from_dict(match.rules)
@@ -110,6 +112,7 @@ def game_create(*, match: Match, number: int, first_player: int | None) -> Game:
         version=0,
     )
     game.match = match
+    user_frames_on_commit(notify.game_started_frames(game))
     if match.is_bot(dealt.to_move):
         transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
     return game

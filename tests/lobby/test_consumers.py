@@ -25,11 +25,19 @@ async def connect(cookie: str | None = None) -> WebsocketCommunicator:
 
 
 async def me(cookie: str) -> WebsocketCommunicator:
-    """A logged-in socket, past its opening ``challenges`` frame."""
+    """A logged-in socket, past its opening ``challenges`` and ``games`` frames."""
     socket = await connect(cookie)
     first = await socket.receive_json_from()
     assert first["type"] == "challenges"
+    second = await socket.receive_json_from()
+    assert second["type"] == "games"
     return socket
+
+
+def lobby_frames(received: list[dict]) -> list[dict]:
+    """The lobby's own frames, without the games app's ``game_started`` and ``your_turn``
+    (tests/lobby/test_events.py covers those)."""
+    return [f for f in received if f["type"] not in ("game_started", "your_turn")]
 
 
 @pytest.fixture
@@ -60,6 +68,7 @@ async def test_connecting_lists_the_pending_challenges(alice, bob, cookies) -> N
             "received",
             "alice",
         )
+        assert await socket.receive_json_from() == {"type": "games", "games": []}
         assert await socket.receive_nothing(timeout=QUIET)
     finally:
         await socket.disconnect()
@@ -103,7 +112,7 @@ async def test_accepting_over_the_socket_sends_both_players_to_the_table(
         await send(bobs, {"type": "challenge_answer", "id": sent.pk, "accept": True})
         game = None
         for socket in (bobs, alices):
-            changed, started = await frames(socket)
+            changed, started = lobby_frames(await frames(socket))
             assert (changed["type"], changed["state"]) == ("challenge", "accepted")
             assert started["type"] == "challenge_accepted" and started["challenge"] == sent.pk
             game = await sync_to_async(Game.objects.select_related("match").get)(pk=started["game"])
@@ -195,7 +204,7 @@ async def test_taking_a_seek_over_the_socket(alice, bob, carol, cookies) -> None
 
         await send(bobs, {"type": "seek_take", "id": seek.pk})
         for socket in (bobs, alices):
-            [taken] = await frames(socket)
+            [taken] = lobby_frames(await frames(socket))
             assert taken["type"] == "seek_taken" and taken["seek"] == seek.pk
             assert taken["owner"]["username"] == "alice"
             assert taken["taker"]["username"] == "bob"
@@ -231,7 +240,10 @@ async def test_sync_sends_the_challenges_and_for_a_watcher_the_seeks(alice, bob,
     bobs = await me(cookies["bob"])
     try:
         await send(bobs, {"type": "sync"})
-        assert await frames(bobs) == [{"type": "challenges", "challenges": []}]
+        assert await frames(bobs) == [
+            {"type": "challenges", "challenges": []},
+            {"type": "games", "games": []},
+        ]
         await send(bobs, {"type": "watch_seeks"})
         await bobs.receive_json_from()
         await sync_to_async(services.challenge_create)(
@@ -239,7 +251,8 @@ async def test_sync_sends_the_challenges_and_for_a_watcher_the_seeks(alice, bob,
         )
         await frames(bobs)
         await send(bobs, {"type": "sync"})
-        challenges, seeks = await frames(bobs)
+        challenges, games, seeks = await frames(bobs)
+        assert games == {"type": "games", "games": []}
         assert challenges["type"] == "challenges" and len(challenges["challenges"]) == 1
         assert seeks == {"type": "seeks", "seeks": []}
     finally:
@@ -253,7 +266,13 @@ async def test_a_flood_of_messages_is_throttled(alice, cookies, settings) -> Non
         for _ in range(3):
             await send(alices, {"type": "sync"})
         received = await frames(alices)
-        assert [f["type"] for f in received] == ["challenges", "challenges", "error"]
+        assert [f["type"] for f in received] == [
+            "challenges",
+            "games",
+            "challenges",
+            "games",
+            "error",
+        ]
         assert received[-1]["code"] == "throttled" and received[-1]["params"]["retry_after"] > 0
     finally:
         await alices.disconnect()
