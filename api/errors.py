@@ -1,7 +1,8 @@
 """The REST API's errors: one JSON shape, ``{code, message, params}``, and one status per code.
 
 ``STATUS`` maps every code of ``games.errors.CODES`` to its HTTP status (docs/api.md);
-``exception_handler`` turns a GameError and DRF's own exceptions into that shape.
+``exception_handler`` turns a GameError and DRF's own exceptions into that shape;
+``UnknownPathView`` answers 404 in that shape where no endpoint matches.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rest_framework import exceptions, status
+from rest_framework import exceptions, permissions, status
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import errors as codes
@@ -72,3 +74,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = error_body(codes.BAD_MESSAGE, str(getattr(exc, "detail", exc)))
     response.data = body
     return response
+
+
+class UnknownPathView(APIView):
+    """Any address under /api/v1/ that names no endpoint, a malformed id included
+    (``games/abc/``): 404 ``not_found`` in the one shape, not Django's HTML page."""
+
+    permission_classes = [permissions.AllowAny]
+    schema = None  # not an operation of the schema
+
+    def http_method_not_allowed(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        raise exceptions.NotFound("No endpoint at this address.")
+
+    options = http_method_not_allowed

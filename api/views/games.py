@@ -46,6 +46,7 @@ class GameMovesView(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [AnonRateThrottle, UserRateThrottle, MovesThrottle]
     throttle_scope = "moves"
+    pagination_class = MovesPagination  # the schema documents GET's envelope and ?limit=&offset=
 
     @extend_schema(
         summary="A game's move log",
@@ -56,7 +57,7 @@ class GameMovesView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
         rows = selectors.game_log(game)
-        paginator = MovesPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         data = MoveRowSerializer(page, many=True).data
         return paginator.get_paginated_response(data)
