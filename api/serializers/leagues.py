@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -38,12 +38,8 @@ class OptionalPersonField(PersonField):
 
 
 def match_api_url(match_id: int) -> str:
-    """The match's API address (``api:match``, written beside this; its literal path until
-    it is routed)."""
-    try:
-        return reverse("api:match", args=[match_id])
-    except NoReverseMatch:
-        return f"/api/v1/matches/{match_id}/"
+    """The match in the API (``api:match``)."""
+    return reverse("api:match", args=[match_id])
 
 
 def choice_text(choices: Any, help_text: str = "", **kwargs: Any) -> serializers.CharField:
