@@ -8,33 +8,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers.common import PersonSerializer
-from api.serializers.matches import MatchSeatSerializer
+from api.serializers.common import MatchSeatSerializer, PersonField, match_seats
 from leagues import selectors
 from leagues.models import League, Membership
-
-
-def person(user: Any) -> dict[str, Any]:
-    """``PersonSerializer``'s shape for a user."""
-    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
-
-
-@extend_schema_field(PersonSerializer)
-class PersonField(serializers.Field):
-    """A user as ``PersonSerializer`` shows them (read only)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def to_representation(self, value: Any) -> dict[str, Any]:
-        return person(value)
-
-
-@extend_schema_field(PersonSerializer(allow_null=True))
-class OptionalPersonField(PersonField):
-    def to_representation(self, value: Any) -> dict[str, Any] | None:
-        return None if value is None else person(value)
 
 
 def match_api_url(match_id: int) -> str:
@@ -151,20 +127,7 @@ class MatchRowSerializer(serializers.Serializer):
 
     @extend_schema_field(MatchSeatSerializer(many=True))
     def get_players(self, row: selectors.MatchRow) -> list[dict[str, Any]]:
-        """The seats in the matches API's shape: a person, or the engine's bot."""
-        seats = []
-        for seat in (0, 1):
-            level = row.match.bot_level(seat)
-            user = row.match.user_at(seat)
-            seats.append(
-                {
-                    "seat": seat,
-                    "name": row.names[seat],
-                    "player": person(user) if user is not None and not level else None,
-                    "bot": level or None,
-                }
-            )
-        return seats
+        return match_seats(row.match)
 
     def get_api_url(self, row: selectors.MatchRow) -> str:
         return match_api_url(row.match.pk)

@@ -17,20 +17,15 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import engine
-from api.serializers.common import PersonSerializer
+from api.serializers.common import MatchSeatSerializer, PersonSerializer, match_seats
 from games.forms import MatchCreateForm
-from games.models import SEATS, BotLevel, Game, Match
+from games.models import BotLevel, Game, Match
 from games.services import RESIGN_SCOPES
 from lobby.forms import RulesForm
 from lobby.models import Challenge
 
 _HOUSE = engine.Rules()
 HOUSE_KNOBS: dict[str, Any] = {name: getattr(_HOUSE, name) for name in MatchCreateForm.KNOBS}
-
-
-def person_body(user: Any) -> dict[str, Any]:
-    """``PersonSerializer``'s shape for a user."""
-    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
 
 
 def _form_errors(form: forms.Form) -> dict[str, list[str]]:
@@ -177,15 +172,6 @@ class MatchListQuerySerializer(serializers.Serializer):
 # --- what the API shows -----------------------------------------------------------------------
 
 
-class MatchSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(help_text="0 is player one.")
-    name = serializers.CharField(help_text='What players read: a public name or "Greedy bot".')
-    player = PersonSerializer(allow_null=True, help_text="The person here; null for a bot.")
-    bot = serializers.ChoiceField(
-        choices=BotLevel.choices, allow_null=True, help_text="The server bot here; else null."
-    )
-
-
 class MatchLeagueSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -251,19 +237,7 @@ class MatchSerializer(serializers.Serializer):
 
     @extend_schema_field(MatchSeatSerializer(many=True))
     def get_seats(self, match: Match) -> list[dict[str, Any]]:
-        rows = []
-        for seat in SEATS:
-            level = match.bot_level(seat)
-            user = match.user_at(seat)
-            rows.append(
-                {
-                    "seat": seat,
-                    "name": match.seat_name(seat),
-                    "player": person_body(user) if user is not None and not level else None,
-                    "bot": level or None,
-                }
-            )
-        return rows
+        return match_seats(match)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_reason(self, match: Match) -> str | None:

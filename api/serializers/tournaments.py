@@ -8,7 +8,8 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
-from api.serializers.leagues import OptionalPersonField, PersonField, choice_text, match_api_url
+from api.serializers.common import OptionalPersonField, PersonField
+from api.serializers.leagues import choice_text, match_api_url
 from leagues.models import Entry, Round, Tournament, TournamentMatch
 from leagues.tournaments import selectors
 

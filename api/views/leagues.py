@@ -22,18 +22,11 @@ from api.serializers.leagues import (
     StandingSerializer,
     StandingsQuery,
 )
-from api.views.common import Pagination, error_responses
+from api.views.common import Pagination, error_responses, paginated, query_params
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from leagues import selectors, services
 from leagues.models import League, Membership
 from leagues.tournaments.selectors import league_tournaments
-
-
-def query_params(serializer_class: type, request: Request) -> dict[str, Any]:
-    """The validated query parameters, or 400 bad_message with the field errors."""
-    query = serializer_class(data=request.query_params)
-    query.is_valid(raise_exception=True)
-    return dict(query.validated_data)
 
 
 def _membership_data(membership: Membership | None, league: League) -> dict[str, Any] | None:
@@ -41,12 +34,6 @@ def _membership_data(membership: Membership | None, league: League) -> dict[str,
         return None
     membership.league = league
     return dict(MembershipSerializer(selectors.member_row(membership)).data)
-
-
-def paginated(view: APIView, request: Request, rows: Any, serializer_class: type) -> Response:
-    paginator = view.pagination_class()  # type: ignore[attr-defined]
-    page = paginator.paginate_queryset(rows, request, view=view)
-    return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
 class LeagueListView(APIView):

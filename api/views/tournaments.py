@@ -19,8 +19,7 @@ from api.serializers.tournaments import (
     TournamentSerializer,
     TournamentStandingSerializer,
 )
-from api.views.common import Pagination, error_responses
-from api.views.leagues import paginated, query_params
+from api.views.common import Pagination, error_responses, paginated, query_params
 from games.errors import GameError
 from leagues.models import Tournament
 from leagues.services import league_get
