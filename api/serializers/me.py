@@ -25,6 +25,9 @@ class MeGameSerializer(serializers.Serializer):
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
+    is_bot = serializers.BooleanField(
+        help_text="Your account is a bot account (docs/bot_accounts.md)."
+    )
     leagues = MeLeagueSerializer(many=True)
     games_in_progress = MeGameSerializer(many=True)
     challenges = ChallengeSerializer(

@@ -42,6 +42,7 @@ class MeView(APIView):
         body = {
             "username": user.username,
             "display_name": user.display_name,
+            "is_bot": user.is_bot,
             "leagues": [
                 {
                     "slug": card.league.slug,

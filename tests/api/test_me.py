@@ -30,6 +30,7 @@ def test_me_tells_names_leagues_games_and_challenges(
     assert response.status_code == 200
     body = response.json()
     assert (body["username"], body["display_name"]) == ("alice", "Alice")
+    assert body["is_bot"] is False
     assert [(x["slug"], x["provisional"]) for x in body["leagues"]] == [("north", True)]
     assert isinstance(body["leagues"][0]["rating"], int)
     assert body["games_in_progress"] == [
@@ -46,3 +47,13 @@ def test_me_tells_names_leagues_games_and_challenges(
 def test_me_with_a_session(client, alice) -> None:
     client.force_login(alice)
     assert client.get("/api/v1/me/").json()["username"] == "alice"
+
+
+def test_a_bot_account_reads_that_it_is_one(api, bob, bob_key) -> None:
+    bob.is_bot = True
+    bob.save(update_fields=["is_bot"])
+
+    response = api.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {bob_key}")
+
+    assert response.status_code == 200
+    assert response.json()["is_bot"] is True
