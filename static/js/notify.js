@@ -1,8 +1,10 @@
 // Live notices for a logged-in player, on every page: one WebSocket to /ws/me/ (docs/protocol.md,
 // "The per-user socket"). A challenge received shows as a card with Accept and Decline; when a
 // match of yours starts (your challenge accepted, your seek taken, or you accepted), the page goes
-// to its table. Every frame is also dispatched as a `spite:me` event on `document`, so a page
-// script (lobby.js) can keep its own lists live without a second socket. No build step.
+// to its table. Your turn in a game that is not open in this tab shows a notice with a link to
+// its table (`game_started` and the `games` list are left to page scripts and programs). Every
+// frame is also dispatched as a `spite:me` event on `document`, so a page script (lobby.js) can
+// keep its own lists live without a second socket. No build step.
 
 import { el } from "./cards.js";
 import { Socket } from "./socket.js";
@@ -26,6 +28,8 @@ const TEXT = {
   starting: "Your match with %(name)s starts: going to the table…",
   startingPlain: "Your match starts: going to the table…",
   answering: "Sending your answer…",
+  yourTurn: "It is your turn in another game.",
+  goToTable: "Go to the table",
   botBadge: "bot",
   botBadgeTitle: "A bot account: played by a program",
 };
@@ -99,6 +103,9 @@ class Notifier {
       case "seek_taken":
         this.matchStarts(frame);
         break;
+      case "your_turn":
+        this.yourTurn(frame);
+        break;
       case "error":
         this.showError(frame);
         break;
@@ -141,6 +148,23 @@ class Notifier {
     if (!frame.url || window.location.pathname === frame.url) return;
     this.socket.stop(); // leaving the page: no reconnecting on the way out
     window.location.assign(frame.url);
+  }
+
+  yourTurn(frame) {
+    if (!frame.url || window.location.pathname === frame.url) return; // the table shows it
+    const game = String(frame.game);
+    if (this.list.querySelector(`[data-turn="${CSS.escape(game)}"]`)) return; // told already
+    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("dismiss"), text: "×" });
+    const card = el(
+      "li",
+      { class: "notice notice-info", "data-turn": game },
+      el("p", { text: t("yourTurn") }),
+      el("p", {}, el("a", { href: frame.url, text: t("goToTable") })),
+      close,
+    );
+    close.addEventListener("click", () => this.remove(card));
+    this.list.prepend(card);
+    this.say(t("yourTurn"));
   }
 
   showError(frame) {
