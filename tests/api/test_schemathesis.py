@@ -5,7 +5,8 @@ requests go to that same application: no server, no network. One test item per o
 The player whose token is sent has real things to hit: a league with members, a match in
 progress against a bot (their turn), a running Swiss tournament, challenges both ways. Half of
 the generated path parameters are swapped for those real ids and slugs, so requests get past
-the 404. A second, shorter pass sends no credentials at all.
+the 404, and half of the moves posted are legal moves in that match, so its game goes on. A
+second, shorter pass sends no credentials at all.
 
 Checks: no 5xx, and every answer as the schema says (status code, content type, headers, body).
 Bounded for CI: ``API_FUZZ_EXAMPLES`` (default 20) generated requests an operation,
@@ -34,7 +35,7 @@ from games.models import Match
 from leagues.tournaments import services as tournaments
 from lobby.services import challenge_create
 from tests.accounts.factories import UserFactory
-from tests.games.helpers import SMALL
+from tests.games.helpers import SMALL, legal
 from tests.leagues.conftest import join, make_league
 
 MAX_EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "20"))
@@ -68,8 +69,11 @@ def _wsgi_application() -> Any:
 # Loaded at collection: the schema endpoint reads no database.
 schema = schemathesis.openapi.from_wsgi("/api/schema/", _wsgi_application())
 
-#: Real ids and slugs by path parameter name, filled by ``world`` for the test that runs.
+#: Real ids and slugs by path parameter name, and alice's match against the bot, filled by
+#: ``world`` for the test that runs.
 KNOWN: dict[str, list[Any]] = {}
+TABLE: dict[str, int] = {}
+PLAY = "POST /api/v1/games/{game_id}/moves/"
 
 
 @schema.hook
@@ -84,6 +88,28 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any] | None
     return st.one_of(st.just(path_parameters), st.fixed_dictionaries(real))
 
 
+@schema.hook
+def flatmap_case(context: Any, case: Any) -> Any:
+    """Half of the moves posted are legal ones in alice's game, so that it goes on."""
+    if context.operation.label != PLAY or not TABLE:
+        return st.just(case)
+    return st.one_of(st.just(case), _a_legal_move(case))
+
+
+@st.composite
+def _a_legal_move(draw: Any, case: Any) -> Any:
+    game = Match.objects.get(pk=TABLE["match"]).current_game
+    moves = legal(game, 0) if game is not None else []
+    if moves:  # else the bot is to move, or the match is over: the generated case stays
+        case.path_parameters = {"game_id": game.pk}
+        case.body = {
+            "move": draw(st.sampled_from(moves)),
+            "version": game.version,
+            "id": draw(st.sampled_from(["", "retry-1", "retry-2"])),
+        }
+    return case
+
+
 @pytest.fixture
 def world(alice, bob, human_starts):
     """alice's API key, with KNOWN filled with what she can reach."""
@@ -91,7 +117,7 @@ def world(alice, bob, human_starts):
     league = make_league("north")
     for user in (alice, bob, carol):
         join(league, user)
-    human_starts(alice)
+    table = human_starts(alice)
     cup = tournaments.tournament_create(
         league=league, name="North Cup", slug="north-cup", format="swiss", rounds=2
     )
@@ -111,8 +137,10 @@ def world(alice, bob, human_starts):
             "challenge_id": [to_alice.pk, from_alice.pk],
         }
     )
+    TABLE["match"] = table.pk
     yield api_token_create(user=alice, name="fuzz")[1]
     KNOWN.clear()
+    TABLE.clear()
 
 
 @pytest.fixture(autouse=True)
