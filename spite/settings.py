@@ -237,9 +237,12 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spite & Malice online API",
     "DESCRIPTION": (
-        "The public REST API of Spite & Malice online: who you are, games and their moves. "
-        "Authenticate with a session or a personal API token (Authorization: Bearer <key>). "
-        "Errors are {code, message, params}; see docs/api.md."
+        "The public REST API of Spite & Malice online: you, games and their moves, leagues, "
+        "tournaments, matches and challenges. Authenticate with a session or a personal API "
+        "token made at /accounts/tokens/ (Authorization: Bearer <key>). Programs follow their "
+        "events (challenges received, games started, your turn) on the WebSocket /ws/me/ with "
+        "the same token. Lists take ?limit=&offset=. Errors are {code, message, params}; "
+        "see docs/api.md and examples/bot_client.py."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
