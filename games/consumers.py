@@ -15,11 +15,12 @@ from django.conf import settings
 from games import services, spectators, sweeper
 from games.broadcast import GAME_NOTICE, game_group, viewer_key
 from games.errors import NOT_FOUND, STALE_VERSION, GameError
+from games.seat_clock import SeatClockMixin
 from games.selectors import game_connect
-from games.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
+from games.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message, plain_text
 
 
-class GameConsumer(JsonSocket):
+class GameConsumer(SeatClockMixin, JsonSocket):
     handlers: ClassVar[dict[str, str]] = {
         "move": "_on_move",
         "undo": "_on_undo",
@@ -61,8 +62,11 @@ class GameConsumer(JsonSocket):
         await self._send_state(frame)
         if self.watching:
             await self._announce_spectators(frame["spectators"])
+        if frame["match"]["ranked"]:  # a player at a ranked table: presence and clock
+            await self.seat_present()
 
     async def disconnect(self, code: int) -> None:
+        await self.seat_absent()
         if getattr(self, "watching", False):
             await self._unwatch()
         await super().disconnect(code)
@@ -120,8 +124,12 @@ class GameConsumer(JsonSocket):
 
     async def _on_move(self, content: dict[str, Any]) -> None:
         move_id, move, version = content.get("id"), content.get("move"), content.get("version")
-        if not isinstance(move_id, str) or not 1 <= len(move_id) <= services.MAX_MOVE_ID:
-            raise bad_message("A move needs an id: a string of 1 to 64 characters.")
+        if (
+            not isinstance(move_id, str)
+            or not 1 <= len(move_id) <= services.MAX_MOVE_ID
+            or not plain_text(move_id)
+        ):
+            raise bad_message("A move needs an id: a string of 1 to 64 printable characters.")
         if not isinstance(move, str) or not move or len(move) > 32:
             raise bad_message("A move needs its text, such as h:7D-c2.")
         if isinstance(version, bool) or not isinstance(version, int):

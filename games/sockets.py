@@ -30,6 +30,12 @@ def bad_message(message: str) -> GameError:
     return GameError(BAD_MESSAGE, message)
 
 
+def plain_text(value: str) -> bool:
+    """Whether ``value`` may be stored and echoed as it is: no NUL, no lone surrogate (which
+    PostgreSQL or UTF-8 refuse), no other control character."""
+    return value.isprintable()
+
+
 class TokenBucket:
     """A token bucket: ``burst`` messages at once, refilled over ``period`` seconds."""
 
@@ -95,7 +101,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             raise bad_message("That message is too long.")
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deep
             raise bad_message("That message is not JSON.") from None
         if not isinstance(content, dict):
             raise bad_message("A message is a JSON object with a type.")
