@@ -40,6 +40,8 @@ class Match(models.Model):
         TARGET_REACHED = "target_reached", _("target reached")
         RESIGNED = "resigned", _("resigned")
         ABORTED = "aborted", _("aborted before both players moved")
+        TIMEOUT = "timeout", _("forfeited: timed out too often in a row")
+        ABANDONED = "abandoned", _("forfeited: away longer than the grace period")
 
     user0 = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -93,6 +95,16 @@ class Match(models.Model):
         related_name="rematch_of",
         verbose_name=_("rematch"),
         help_text=_("the match this one's rematch created (one rematch per match)"),
+    )
+    timeouts0 = models.PositiveSmallIntegerField(
+        _("seat 0 timeouts in a row"),
+        default=0,
+        help_text=_("turns in a row the server ended for seat 0 when its time ran out"),
+    )
+    timeouts1 = models.PositiveSmallIntegerField(
+        _("seat 1 timeouts in a row"),
+        default=0,
+        help_text=_("turns in a row the server ended for seat 1 when its time ran out"),
     )
 
     class Meta:
@@ -194,6 +206,8 @@ class Game(models.Model):
         STOCK_DEPLETED = "stock_depleted", _("stock ran out (tie)")
         RESIGNED = "resigned", _("resigned")
         ABORTED = "aborted", _("aborted")
+        TIMEOUT = "timeout", _("match forfeited on time")
+        ABANDONED = "abandoned", _("match forfeited: player away")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="games", verbose_name=_("match")
@@ -214,6 +228,12 @@ class Game(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    turn_deadline = models.DateTimeField(
+        _("turn deadline"),
+        null=True,
+        blank=True,
+        help_text=_("when the turn in progress must be over (ranked play with a time limit)"),
+    )
 
     class Meta:
         ordering = ["match_id", "number"]
@@ -224,7 +244,10 @@ class Game(models.Model):
                 name="games_game_winner_is_a_seat",
             ),
         ]
-        indexes = [models.Index(fields=["status"], name="games_game_status_idx")]
+        indexes = [
+            models.Index(fields=["status"], name="games_game_status_idx"),
+            models.Index(fields=["turn_deadline"], name="games_game_deadline_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} (match {self.match_id}, game {self.number})"
@@ -294,3 +317,31 @@ class Move(models.Model):
         if self.kind == self.Kind.UNDO:
             return f"{self.game_id}#{self.ply} seat {self.seat}: undo {self.undoes}"
         return f"{self.game_id}#{self.ply} seat {self.seat}: {self.text}"
+
+
+class SeatPresence(models.Model):
+    """A socket of a match's player, open on one of its games' tables (one row per socket).
+
+    ``seen_at`` is refreshed while the socket is open; a socket that closes keeps its row with
+    ``open=False`` and ``seen_at`` the moment it closed (only the seat's latest closed row is
+    kept). A row left open by a server process that died stops counting once ``seen_at`` is
+    older than ``GAMES_PRESENCE_TTL``. Written by ``games.services.presence`` only.
+    """
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="presences", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    channel = models.CharField(_("socket channel"), max_length=200, unique=True)
+    open = models.BooleanField(_("open"), default=True)
+    seen_at = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "seat"], name="games_presence_seat_idx")]
+        constraints = [
+            models.CheckConstraint(condition=Q(seat__in=SEATS), name="games_presence_seat")
+        ]
+
+    def __str__(self) -> str:
+        state = "open" if self.open else "closed"
+        return f"match {self.match_id} seat {self.seat}: {state}, seen {self.seen_at:%H:%M:%S}"

@@ -1,12 +1,16 @@
-"""The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, and
-marks the lobby's challenges and seeks that ran out of time (``lobby.services.lobby_expire``).
+"""The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, ends
+turns whose time ran out and forfeits matches abandoned past the grace even when nobody is
+connected (``games.services.clock``), and marks the lobby's challenges and seeks that ran out of
+time (``lobby.services.lobby_expire``).
 
 ``start()`` runs ``sweep()`` at once and then every ``settings.GAMES_SWEEPER_INTERVAL``
 seconds in one daemon thread per process. Each job of a sweep runs on its own: one that fails
 is logged and the others still run. It is called
 when the server process starts (``spite/asgi.py``) and, in case that was missed, on the first
 WebSocket connection; it does nothing when the interval is 0 (tests) or once started.
-Several processes may sweep at once: see ``games.bots`` for why a bot move is never doubled.
+Several processes may sweep at once: see ``games.bots`` for why a bot move is never doubled;
+a timeout or a forfeit is checked again under the game's row lock. ``manage.py sweep`` runs
+the same sweep from the command line (once, or in a loop).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import connections
@@ -44,6 +49,19 @@ def bot_turns_resume() -> list[int]:
     return ids
 
 
+def deadlines_enforce() -> dict[str, list[Any]]:
+    """Close presence rows a dead process left open, end every overdue turn, forfeit every
+    ranked match whose absent player's grace ran out (docs/games.md, "Clocks and
+    abandonment"). Returns the seats gone absent, the games timed out, the matches forfeited."""
+    from games import clock
+    from games.services.clock import deadlines_enforce as enforce
+    from games.services.presence import presence_expire
+
+    now = clock.now()
+    away = [list(pair) for pair in presence_expire(now=now)]
+    return {"away": away, **enforce(now=now)}
+
+
 def lobby_expire() -> int:
     """Mark the lobby's challenges and seeks that ran out of time; return how many. (The lobby
     depends on games, not the other way: imported when called.)"""
@@ -56,7 +74,11 @@ def sweep() -> dict[str, object]:
     """Run every job once, each on its own: a job that raises is logged and the next one
     still runs. Returns what each job that succeeded returned, by name."""
     done: dict[str, object] = {}
-    jobs = {"bot_turns_resume": bot_turns_resume, "lobby_expire": lobby_expire}  # patchable
+    jobs = {  # looked up now: patchable
+        "bot_turns_resume": bot_turns_resume,
+        "deadlines_enforce": deadlines_enforce,
+        "lobby_expire": lobby_expire,
+    }
     for name, job in jobs.items():
         try:
             done[name] = job()
@@ -64,6 +86,9 @@ def sweep() -> dict[str, object]:
             logger.exception("sweeper job %s failed", name)
     if done.get("bot_turns_resume"):
         logger.info("sweeper resumed bot turns in games %s", done["bot_turns_resume"])
+    enforced = done.get("deadlines_enforce")
+    if isinstance(enforced, dict) and any(enforced.values()):
+        logger.info("sweeper enforced the clocks: %s", enforced)
     if done.get("lobby_expire"):
         logger.info("sweeper expired %s challenges and seeks", done["lobby_expire"])
     return done

@@ -14,10 +14,12 @@ from typing import Any
 from django.urls import reverse
 
 import engine
+from games import clock
 from games.broadcast import viewer_key
 from games.errors import NOT_FOUND, GameError
 from games.models import SEATS, Game, Match, Move
 from games.selectors.actions import _may_undo, game_may_abort, game_seats_moved, game_undo_plan
+from games.selectors.presence import match_presence
 from games.spectators import spectator_count
 
 #: How many of the latest moves a state frame carries.
@@ -118,6 +120,32 @@ def _last_moves(game: Game) -> list[dict[str, Any]]:
     return entries
 
 
+def _clock_info(game: Game) -> dict[str, Any] | None:
+    """The turn clock (docs/protocol.md): null when the match has none (casual, or a league
+    without a limit); ``turn_deadline`` null when no turn runs against it (a bot to move, the
+    game over). ``now`` is the server's time, so a client can count down on its own clock."""
+    match = game.match
+    limit = clock.turn_limit(match)
+    if limit <= 0:
+        return None
+    running = game.is_active and match.status == Match.Status.ACTIVE
+    return {
+        "turn_deadline": clock.iso(game.turn_deadline if running else None),
+        "limit": limit,
+        "timeouts": [match.timeouts0, match.timeouts1],
+        "max_timeouts": clock.max_timeouts(),
+        "now": clock.iso(clock.now()),
+    }
+
+
+def _presence_info(game: Game) -> list[dict[str, Any]] | None:
+    """Each seat's ``{connected, grace_ends_at}`` in a ranked match (games.selectors.presence);
+    null in a casual one, where nobody keeps track."""
+    if not game.match.ranked:
+        return None
+    return [state.to_dict() for state in match_presence(game.match)]
+
+
 class _FrameBuilder:
     """The parts of a state frame every viewer shares, read once; views added per viewer."""
 
@@ -139,6 +167,8 @@ class _FrameBuilder:
             "last_moves": _last_moves(game),
             "match": _match_info(self.match, self.next_game),
             "spectators": spectator_count(game.pk),
+            "clock": _clock_info(game),
+            "presence": _presence_info(game),
         }
 
     def can_undo(self, seat: int | None) -> bool:

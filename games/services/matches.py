@@ -11,7 +11,7 @@ from django.db import transaction
 import engine
 from accounts.selectors import users_blocked_either_way
 from games import bots as bot_runner
-from games import notify, services
+from games import clock, notify, services
 from games.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import BotLevel, Game, Match
 from games.services._common import acting_seat, notice_on_commit, user_frames_on_commit
@@ -110,6 +110,7 @@ def game_create(*, match: Match, number: int, first_player: int | None) -> Game:
         first_player=dealt.to_move,
         state=dealt.to_dict(),
         version=0,
+        turn_deadline=clock.turn_deadline_for(match, dealt.to_move),
     )
     game.match = match
     user_frames_on_commit(notify.game_started_frames(game))

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 import engine
 from games import bots as bot_runner
+from games import clock
 from games.errors import (
     BAD_MESSAGE,
     FORBIDDEN,
@@ -44,9 +45,11 @@ def game_play_move(
     user: Any = None,
     bot: bool = False,
     seat: int | None = None,
+    timed_out: bool = False,
 ) -> MoveResult:
     """Play ``move`` in game ``game_id`` for ``user`` (or, with ``bot=True``, for the bot in
-    ``seat``), chosen against ``version``.
+    ``seat``), chosen against ``version``. ``timed_out``: the server plays it for ``user``,
+    whose time ran out (``games.services.clock.turn_timeout``), counting a timeout.
 
     A ``move_id`` already recorded for this game returns the earlier result and applies
     nothing. Raises GameError: not_found, unauthenticated, forbidden, bad_message, game_over,
@@ -112,6 +115,7 @@ def game_play_move(
                 game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
             )
             game_ended = True
+        clock.after_move(game, acting=acting, timed_out=timed_out)
         game.save()
         broadcast_on_commit(game, game_ended=game_ended, match_ended=match_ended)
         if game.is_active and match.is_bot(game.to_move):
@@ -249,11 +253,17 @@ def game_abort(*, game_id: int, user: Any) -> Game:
 
 
 def _game_finish(
-    game: Game, *, winner: int | None, points: int, reason: str, match_resigned: bool = False
+    game: Game,
+    *,
+    winner: int | None,
+    points: int,
+    reason: str,
+    match_resigned: bool = False,
+    match_reason: str = "",
 ) -> bool:
     """Record the game's outcome, add its points to the match, then end the match (target
-    reached, or resigned) or deal the next game. The caller saves ``game``. Returns whether
-    the match ended."""
+    reached, resigned, or ``match_reason``: a forfeit) or deal the next game. The caller saves
+    ``game``. Returns whether the match ended."""
     now = timezone.now()
     game.status = Game.Status.FINISHED
     game.winner = winner
@@ -266,8 +276,8 @@ def _game_finish(
             match.score0 += game.points
         else:
             match.score1 += game.points
-    if match_resigned:
-        _match_finish(match, winner=winner, reason=Match.EndReason.RESIGNED)
+    if match_resigned or match_reason:
+        _match_finish(match, winner=winner, reason=match_reason or Match.EndReason.RESIGNED)
         return True
     if winner is not None and match.scores[winner] >= match.target:
         _match_finish(match, winner=winner, reason=Match.EndReason.TARGET_REACHED)

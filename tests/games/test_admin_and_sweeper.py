@@ -65,7 +65,11 @@ def test_a_sweep_expires_the_lobbys_challenges_and_seeks(alice, bob):
     Challenge.objects.filter(pk=challenge.pk).update(expires_at=past)
     Seek.objects.filter(pk=seek.pk).update(expires_at=past)
 
-    assert sweeper.sweep() == {"bot_turns_resume": [], "lobby_expire": 2}
+    assert sweeper.sweep() == {
+        "bot_turns_resume": [],
+        "deadlines_enforce": {"away": [], "timeouts": [], "forfeits": []},
+        "lobby_expire": 2,
+    }
     challenge.refresh_from_db()
     seek.refresh_from_db()
     assert (challenge.status, seek.status) == ("expired", "expired")
@@ -78,12 +82,13 @@ def test_one_failing_sweeper_job_does_not_stop_the_other(monkeypatch, caplog):
     def broken() -> None:
         raise RuntimeError("the database went away")
 
+    monkeypatch.setattr(sweeper, "deadlines_enforce", lambda: None)  # tests/games/test_clock.py
     monkeypatch.setattr(sweeper, "bot_turns_resume", broken)
     monkeypatch.setattr(sweeper, "lobby_expire", lambda: ran.append("lobby") or 0)
-    assert sweeper.sweep() == {"lobby_expire": 0}
+    assert sweeper.sweep() == {"deadlines_enforce": None, "lobby_expire": 0}
     assert ran == ["lobby"] and "sweeper job bot_turns_resume failed" in caplog.text
 
     monkeypatch.setattr(sweeper, "bot_turns_resume", lambda: ran.append("bots") or [])
     monkeypatch.setattr(sweeper, "lobby_expire", broken)
-    assert sweeper.sweep() == {"bot_turns_resume": []}
+    assert sweeper.sweep() == {"bot_turns_resume": [], "deadlines_enforce": None}
     assert ran == ["lobby", "bots"] and "sweeper job lobby_expire failed" in caplog.text
