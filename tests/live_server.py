@@ -9,6 +9,15 @@ subprocess instead:
   ``workdir/db.sqlite3``, serves it with daphne on a free port and stops it on exit, yielding a
   :class:`LiveServer` — ``url``, ``database_url``, ``env`` and ``manage(*args)`` to run a
   management command against the server's own database.
+- ``serve(..., database_url=url, migrate=False)``: another server on a database already made
+  (several processes serving one site; ``postgres_database(url)`` makes a fresh PostgreSQL
+  database beside ``url``'s and drops it on exit).
+- ``LiveServer.kill()`` (SIGKILL, a crash), ``stop()`` and ``start()`` (again, same port
+  and database); ``LiveServer.shell(code)`` runs code in ``manage.py shell`` and
+  returns the JSON it printed last.
+- ``live_database(workdir)``: PostgreSQL of its own when the run's ``DATABASE_URL`` is, else a
+  SQLite file; ``player_with_games``, ``game_socket`` and ``recv_until`` play over the network
+  with an API token (tests/games/test_durability.py, test_races.py).
 - ``daphne_server`` (session fixture): ``serve`` with the defaults; ``live_server_url`` and
   ``manage`` (session) are shorthands. A conftest imports the three to use them.
 
@@ -18,12 +27,15 @@ with ``manage(...)``.
 
 from __future__ import annotations
 
+import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -49,6 +61,9 @@ class LiveServer:
     url: str
     database_url: str
     env: dict[str, str] = field(repr=False)
+    #: The running daphne (``serve`` sets it; ``start`` replaces it) and where it logs.
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    log_path: Path | None = field(default=None, repr=False)
 
     def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run `manage.py <args>` against the server's database; output is captured."""
@@ -67,6 +82,46 @@ class LiveServer:
             )
         return result
 
+    def shell(self, code: str) -> Any:
+        """Run ``code`` in ``manage.py shell`` on the server's database; the JSON it printed
+        last (its last line of output)."""
+        output = self.manage("shell", "--no-imports", "-c", code).stdout
+        return json.loads(output.strip().splitlines()[-1])
+
+    def kill(self) -> None:
+        """SIGKILL the server, as a crash would: no shutdown, its sockets just drop."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop the server politely (SIGTERM), or kill it after 10 s."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def start(self) -> None:
+        """Start daphne again on the same port and database (after ``kill`` or ``stop``) and
+        wait for /healthz; its log goes on in the same file."""
+        assert self.log_path is not None, "start() restarts a server that serve() made"
+        port = urllib.parse.urlsplit(self.url).port
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "spite.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        problem = _wait_until_healthy(self.url, self.process)
+        if problem:
+            log_text = self.log_path.read_text(errors="replace")
+            raise AssertionError(f"the server did not restart: {problem}\n{log_text}")
+
 
 def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The server's environment: this one without the deployment's variables, DEBUG on, the
@@ -84,6 +139,28 @@ def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dic
     )
     env.update(extra or {})
     return env
+
+
+@contextmanager
+def postgres_database(url: str, *, prefix: str = "spite_live") -> Iterator[str]:
+    """A fresh, empty PostgreSQL database on the server ``url`` names (same user and
+    password), as a URL; dropped on exit (``WITH (FORCE)``: servers may still hold
+    connections)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urllib.parse.urlsplit(url)
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
 
 
 def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> str | None:
@@ -112,12 +189,18 @@ def serve(
     *,
     env: Mapping[str, str] | None = None,
     unavailable: Callable[[str], Any] = pytest.fail,
+    database_url: str | None = None,
+    migrate: bool = True,
 ) -> Iterator[LiveServer]:
     """Migrate a fresh SQLite file in ``workdir``, serve it with daphne on a free port (with
     ``env`` added to the server's environment), stop it on exit. If daphne cannot start,
     ``unavailable(reason)`` is called (``pytest.fail`` by default; ``pytest.skip`` for tests
-    that only make sense with a server) with daphne's log in the reason."""
-    database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
+    that only make sense with a server) with daphne's log in the reason.
+
+    ``database_url`` serves that database instead (e.g. ``postgres_database``'s);
+    ``migrate=False`` leaves it as it is (a second server on a database already migrated)."""
+    if database_url is None:
+        database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
     port = free_port()
     server = LiveServer(
         url=f"http://127.0.0.1:{port}",
@@ -127,7 +210,8 @@ def serve(
     daphne = BIN / "daphne"
     if not daphne.exists():
         unavailable(f"daphne not found at {daphne}: pip install -e '.[dev]'")
-    server.manage("migrate", "--noinput")
+    if migrate:
+        server.manage("migrate", "--noinput")
 
     log_path = workdir / "daphne.log"
     with log_path.open("wb") as log:
@@ -143,14 +227,11 @@ def serve(
         if problem:
             log_text = log_path.read_text(errors="replace")
             unavailable(f"the live server did not start: {problem}\n--- daphne log ---\n{log_text}")
+        server.process, server.log_path = process, log_path
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        server.process = server.process or process
+        server.stop()  # the process now running: a restart may have replaced the first
 
 
 @pytest.fixture(scope="session")
@@ -168,3 +249,84 @@ def live_server_url(daphne_server: LiveServer) -> str:
 @pytest.fixture(scope="session")
 def manage(daphne_server: LiveServer) -> Any:
     return daphne_server.manage
+
+
+# --- crashes and races: a database like the test run's, sockets of a program --------------------
+
+
+@contextmanager
+def live_database(workdir: Path) -> Iterator[str]:
+    """A database for server processes, of the kind the test run uses: a fresh PostgreSQL
+    database beside ``DATABASE_URL``'s when that is PostgreSQL (dropped on exit), else a
+    SQLite file in ``workdir``. Yields its URL, not yet migrated (``serve`` migrates it)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        with postgres_database(url) as database_url:
+            yield database_url
+    else:
+        yield f"sqlite:///{workdir / 'db.sqlite3'}"
+
+
+def player_with_games(server: LiveServer, *, games: int, payoff: int = 5) -> dict[str, Any]:
+    """A new player with an API token and ``games`` casual matches against the greedy bot
+    (pay-off piles of ``payoff``, first to 10 points), each dealt so that the player (seat 0)
+    starts with two center plays open; returns ``{"username", "key", "games": [first game
+    ids]}``."""
+    return server.shell(
+        "import itertools, json, secrets\n"
+        "import engine\n"
+        "from accounts.models import User\n"
+        "from api.services import api_token_create\n"
+        "from games import services\n"
+        f"rules = engine.Rules(payoff_size={payoff}, match_target=10)\n"
+        "def opens(seed):\n"
+        "    game = engine.Game.new(seed=seed, rules=rules)\n"
+        "    center = [m for m in game.legal_moves() if '-c' in m.text]\n"
+        "    return game.to_move == 0 and len(center) >= 2\n"
+        "seed = next(s for s in itertools.count(1) if opens(s))\n"
+        "services._new_seed = lambda: seed\n"
+        "name = 'p' + secrets.token_hex(4)\n"
+        "user = User.objects.create_user(username=name, password=secrets.token_hex(8))\n"
+        "key = api_token_create(user=user, name='tests')[1]\n"
+        "def deal():\n"
+        "    match = services.match_create(user=user, bot='greedy', rules=rules)\n"
+        "    return match.games.get(number=1).pk\n"
+        f"ids = [deal() for _ in range({games})]\n"
+        "print(json.dumps({'username': name, 'key': key, 'games': ids}))"
+    )
+
+
+async def game_socket(server: LiveServer, game_id: int, key: str) -> Any:
+    """A connected ``websockets`` client on the game's socket, authenticated by the API token
+    ``key`` and sending the server's own Origin."""
+    import websockets
+
+    return await websockets.connect(
+        server.url.replace("http://", "ws://") + f"/ws/games/{game_id}/",
+        additional_headers={"Authorization": f"Bearer {key}"},
+        origin=server.url,
+        open_timeout=10,
+    )
+
+
+async def recv_until(
+    socket: Any, done: Callable[[dict[str, Any]], bool], *, timeout: float = 10.0
+) -> list[dict[str, Any]]:
+    """Frames from ``socket`` up to and including the first one ``done`` accepts; fails the
+    test if none arrives within ``timeout`` seconds."""
+    import asyncio
+
+    received: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        left = deadline - loop.time()
+        if left <= 0:
+            raise AssertionError(f"no awaited frame within {timeout} s; got {received}")
+        try:
+            frame = json.loads(await asyncio.wait_for(socket.recv(), left))
+        except TimeoutError:
+            continue
+        received.append(frame)
+        if done(frame):
+            return received
