@@ -2,7 +2,7 @@
 with SIGKILL loses no acknowledged move, and a bot turn it cut off resumes when it comes back.
 
 A real daphne process runs as in production: bots in thread mode with a pause before each bot
-move (so a bot turn can be caught half-way), the sweeper on with a short interval. The player
+move (0.5 s, so a bot turn can be caught half-way), the sweeper on with a short interval. The player
 plays over a real WebSocket with an API token; the server is killed while the bot is to move,
 started again on the same database and port, and the player reconnects. Runs on SQLite (a file)
 or, when ``DATABASE_URL`` is PostgreSQL, on a fresh database of its own.
@@ -27,7 +27,7 @@ from tests.live_server import (
 
 ENV = {
     "GAMES_BOT_RUNNER": "thread",
-    "GAMES_BOT_MOVE_DELAY": "0.3",
+    "GAMES_BOT_MOVE_DELAY": "0.5",
     "GAMES_SWEEPER_INTERVAL": "1",
 }
 ME, BOT = 0, 1
@@ -50,7 +50,7 @@ async def play(socket: Any, state: dict[str, Any], move: str, move_id: str) -> d
     last row is this move of ours."""
     version = state["version"]
     await socket.send(json.dumps({"type": "move", "move": move, "version": version, "id": move_id}))
-    [ack] = await recv_until(socket, lambda f: f["type"] in ("state", "error"))
+    ack = (await recv_until(socket, lambda f: f["type"] in ("state", "error")))[-1]
     assert ack["type"] == "state", ack
     assert ack["version"] == version + 1
     assert ack["last_moves"][-1]["seat"] == ME and ack["last_moves"][-1]["move"] == move
@@ -83,7 +83,7 @@ async def play_until_the_bot_is_cut_off(
     acked: list[dict[str, Any]] = []
     socket = await game_socket(server, game_id, key)
     try:
-        [state] = await recv_until(socket, lambda f: f["type"] == "state")
+        state = (await recv_until(socket, lambda f: f["type"] == "state"))[-1]
         for turn in range(MAX_TURNS):
             played = 0
             while state["view"]["to_move"] == ME:
@@ -100,7 +100,7 @@ async def play_until_the_bot_is_cut_off(
                 return acked, state, 0
             # The bot's turn, move by move: cut it off once it has moved but not finished.
             while state["view"]["to_move"] == BOT:
-                [state] = await recv_until(socket, lambda f: f["type"] == "state", timeout=5)
+                state = (await recv_until(socket, lambda f: f["type"] == "state", timeout=5))[-1]
                 assert state["last_moves"][-1]["seat"] == BOT
                 if state["view"]["to_move"] == BOT:
                     server.kill()
@@ -119,7 +119,7 @@ async def after_the_restart(
     started = time.monotonic()
     socket = await game_socket(server, game_id, key)
     try:
-        [reconnected] = await recv_until(socket, lambda f: f["type"] == "state")
+        reconnected = (await recv_until(socket, lambda f: f["type"] == "state"))[-1]
         ours = await until_our_turn(socket)
         resumed_in = time.monotonic() - started
         move = center_then_discard(ours["view"], 0)
