@@ -15,11 +15,12 @@ from django.conf import settings
 from games import services, spectators, sweeper
 from games.broadcast import GAME_NOTICE, game_group, viewer_key
 from games.errors import NOT_FOUND, STALE_VERSION, GameError
+from games.seat_clock import SeatClockMixin
 from games.selectors import game_connect
 from games.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message, plain_text
 
 
-class GameConsumer(JsonSocket):
+class GameConsumer(SeatClockMixin, JsonSocket):
     handlers: ClassVar[dict[str, str]] = {
         "move": "_on_move",
         "undo": "_on_undo",
@@ -61,8 +62,11 @@ class GameConsumer(JsonSocket):
         await self._send_state(frame)
         if self.watching:
             await self._announce_spectators(frame["spectators"])
+        if frame["match"]["ranked"]:  # a player at a ranked table: presence and clock
+            await self.seat_present()
 
     async def disconnect(self, code: int) -> None:
+        await self.seat_absent()
         if getattr(self, "watching", False):
             await self._unwatch()
         await super().disconnect(code)
