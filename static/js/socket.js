@@ -8,15 +8,32 @@
 //   const socket = new Socket("/ws/games/41/", {
 //     onFrame: (frame) => …,            // every JSON object the server sends
 //     onOpen: () => socket.send({ type: "sync" }),
-//     onStatus: (status) => …,          // "connecting", "open", "closed" (retrying) or "gone"
+//     onStatus: (status, info) => …,    // "connecting", "open", "closed" (retrying) or "gone";
+//                                       // info: {attempt, retryAt} (retryAt: ms, or null)
 //     finalCodes: [4401],               // close codes after which there is nothing to retry
 //     baseDelay: 500, maxDelay: 15000,  // ms: the first retry's wait, and the cap
-//   });
+//     banner: true,                     // the page's reconnect banner tells of this socket
+//   });                                 // ("main": before the page's other sockets; false: not)
 //   socket.send({ type: "move", … });   // false when not connected (nothing is queued)
+//   socket.drop();                      // close the connection as a network drop would
 //   socket.stop();                      // no more retries: the next close is "gone"
+//
+// The reconnect banner: while a socket of the page is reconnecting, one line says so —
+// "Connection lost. Reconnecting… (attempt 2, next try in 3 s)" — and it goes when the socket
+// is open again. It is the page's element with `data-socket-banner` when there is one (the
+// table places it), otherwise a line this module adds at the top of the page.
+
+const TEXT = {
+  waiting: "Connection lost. Reconnecting… (attempt %(n)s, next try in %(s)s s)",
+  trying: "Connection lost. Reconnecting… (attempt %(n)s)",
+};
+
+function say(key, params) {
+  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
+}
 
 export class Socket {
-  constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000 } = {}) {
+  constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000, banner = true } = {}) {
     this.path = path;
     this.onFrame = onFrame;
     this.onOpen = onOpen;
@@ -25,8 +42,11 @@ export class Socket {
     this.baseDelay = baseDelay;
     this.maxDelay = maxDelay;
     this.ws = null;
-    this.retries = 0;
+    this.retries = 0; // failed connections since the last open one: the attempt under way
+    this.retryAt = null; // when the next attempt starts (ms since the epoch), while waiting
+    this.status = "connecting";
     this.stopped = false;
+    if (banner) Banner.add(this, banner === "main");
     this.connect();
   }
 
@@ -34,10 +54,22 @@ export class Socket {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
   }
 
+  /** Reconnecting: the connection was lost (or never made) and another attempt is coming. */
+  get reconnecting() {
+    return !this.stopped && this.retries > 0 && this.status !== "open";
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.onStatus(status, { attempt: this.retries, retryAt: this.retryAt });
+    Banner.render();
+  }
+
   connect() {
     if (!this.path || !("WebSocket" in window) || this.stopped) return;
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    this.onStatus("connecting");
+    this.retryAt = null;
+    this.setStatus("connecting");
     let ws;
     try {
       ws = new WebSocket(`${scheme}://${window.location.host}${this.path}`);
@@ -47,11 +79,13 @@ export class Socket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
       this.retries = 0;
-      this.onStatus("open");
+      this.setStatus("open");
       this.onOpen();
     });
     ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return;
       let frame;
       try {
         frame = JSON.parse(event.data);
@@ -60,22 +94,25 @@ export class Socket {
       }
       this.onFrame(frame);
     });
-    ws.addEventListener("close", (event) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.stopped || this.finalCodes.has(event.code)) {
-        this.stopped = true;
-        this.onStatus("gone");
-        return;
-      }
-      this.onStatus("closed");
-      this.retry();
-    });
+    ws.addEventListener("close", (event) => this.closed(ws, event.code));
+  }
+
+  closed(ws, code) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    if (this.stopped || this.finalCodes.has(code)) {
+      this.stopped = true;
+      this.setStatus("gone");
+      return;
+    }
+    this.retry();
   }
 
   retry() {
     const delay = Math.min(this.maxDelay, this.baseDelay * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
     this.retries += 1;
+    this.retryAt = Date.now() + delay;
+    this.setStatus("closed");
     window.setTimeout(() => this.connect(), delay);
   }
 
@@ -85,7 +122,63 @@ export class Socket {
     return true;
   }
 
+  /** Lose the connection as a network drop would: the socket reconnects after its backoff. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.close(4000, "dropped"); // the server sees a close; this page does not wait for its echo
+    this.closed(ws, 1006);
+  }
+
   stop() {
     this.stopped = true;
+    Banner.render();
   }
 }
+
+// The page's one reconnect banner, for every Socket that asked for it.
+const Banner = {
+  sockets: [],
+  node: null,
+  timer: null,
+
+  add(socket, main) {
+    if (main) this.sockets.unshift(socket);
+    else this.sockets.push(socket);
+  },
+
+  element() {
+    if (this.node && this.node.isConnected) return this.node;
+    this.node = document.querySelector("[data-socket-banner]");
+    if (!this.node && document.body) {
+      this.node = document.createElement("p");
+      this.node.className = "socket-banner socket-banner-page";
+      this.node.dataset.socketBanner = "";
+      this.node.setAttribute("role", "status");
+      this.node.hidden = true;
+      document.body.prepend(this.node);
+    }
+    return this.node;
+  },
+
+  render() {
+    const socket = this.sockets.find((s) => s.reconnecting);
+    const node = socket || this.node ? this.element() : null;
+    if (!node) return;
+    if (!socket) {
+      node.hidden = true;
+      node.textContent = "";
+      delete node.dataset.attempt;
+      window.clearInterval(this.timer);
+      this.timer = null;
+      return;
+    }
+    const waiting = socket.status === "closed" && socket.retryAt !== null;
+    const seconds = waiting ? Math.max(0, Math.ceil((socket.retryAt - Date.now()) / 1000)) : 0;
+    const text = waiting ? say("waiting", { n: socket.retries, s: seconds }) : say("trying", { n: socket.retries });
+    if (node.textContent !== text) node.textContent = text;
+    node.dataset.attempt = String(socket.retries);
+    node.hidden = false;
+    if (!this.timer) this.timer = window.setInterval(() => this.render(), 500); // the countdown
+  },
+};

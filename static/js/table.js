@@ -64,6 +64,7 @@ addTexts({
   pickCancelled: "Pick cancelled.",
   nowYourTurn: "Your turn.",
   sending: "Sending…",
+  queuedMove: "Your move goes as soon as the connection is back.",
   logEmpty: "No moves yet.",
   // results
   youWonGame: "You won game %(n)s",
@@ -132,7 +133,7 @@ class Table {
     this.seat = seat === "" || seat === undefined || seat === "None" ? null : Number(seat);
     this.state = null;
     this.selected = null; // {src, key}
-    this.pending = null; // {id, move, version}
+    this.pending = null; // {id, move, version, sent}: the move awaiting its answer
     this.log = new Map(); // ply -> {ply, seat, move, card}
     this.gameEnd = null;
     this.matchEnd = null;
@@ -221,14 +222,51 @@ class Table {
   connect() {
     this.socket = new Socket(this.wsPath, {
       onFrame: (frame) => this.receive(frame),
-      onOpen: () => this.sync(),
+      onOpen: () => {
+        this.resendPending();
+        this.sync();
+      },
       onStatus: (status) => {
-        if (this.pending && (status === "closed" || status === "gone")) this.clearPending();
+        this.keepPending(status);
         this.setConnection(status);
       },
       baseDelay: 500,
       maxDelay: 15000,
+      banner: "main", // the page's reconnect banner (data-socket-banner) speaks of this socket
     });
+  }
+
+  // ---- reconnection: a move is never lost nor played twice --------------------------------
+  // A move whose answer has not come when the connection drops (it may or may not have been
+  // applied), or that was made while the socket was down, is sent again on reconnection with
+  // the same id: the server applies an id once and answers a repeat with the state.
+
+  /** On a drop the pending move waits for the next connection; when none is coming it goes. */
+  keepPending(status) {
+    if (!this.pending) return;
+    if (status === "gone") this.clearPending();
+    else if (status === "closed" && this.pending.sent) {
+      window.clearTimeout(this.pendingTimer);
+      this.pending.sent = false;
+      this.render();
+    }
+  }
+
+  /** Send the pending move (again), with its id, and wait for its answer a while. */
+  resendPending() {
+    const pending = this.pending;
+    if (!pending || pending.sent) return;
+    pending.sent = true;
+    if (!this.send({ type: "move", move: pending.move, version: pending.version, id: pending.id })) pending.sent = false;
+    if (!pending.sent) return; // not sent, or the connection dropped as it went: sent on the next
+    window.clearTimeout(this.pendingTimer);
+    this.pendingTimer = window.setTimeout(() => {
+      if (this.pending === pending) {
+        this.clearPending();
+        this.sync();
+      }
+    }, 8000);
+    this.render();
   }
 
   send(frame) {
@@ -447,24 +485,17 @@ class Table {
 
   attempt(src, tgt) {
     if (!this.canAct() || this.pending) return;
-    const move = `${src}-${tgt}`;
-    const id = newId();
-    const frame = { type: "move", move, version: this.state.version, id };
     this.selected = null;
-    if (!this.send(frame)) {
-      this.showError(t("connClosed"));
+    if (!this.socket || this.socket.stopped) {
+      this.showError(t("connGone"));
       this.render();
       return;
     }
     this.clearError();
-    this.pending = { id, move, version: this.state.version };
-    this.pendingTimer = window.setTimeout(() => {
-      if (this.pending && this.pending.id === id) {
-        this.clearPending();
-        this.sync();
-      }
-    }, 8000);
-    this.render();
+    // While the socket is down the move waits (resendPending sends it on reconnection).
+    this.pending = { id: newId(), move: `${src}-${tgt}`, version: this.state.version, sent: false };
+    if (this.socket.isOpen) this.resendPending();
+    else this.render();
   }
 
   clearPending() {
@@ -852,7 +883,7 @@ class Table {
     if (this.gameOver) text = t("gameOverShort");
     else if (this.isMyTurn()) {
       text = t("yourTurn");
-      hintText = this.pending ? t("sending") : t("yourTurnHint");
+      hintText = this.pending ? t(this.pending.sent ? "sending" : "queuedMove") : t("yourTurnHint");
     } else if (this.isBot(s.view.to_move)) text = t("botThinking", { name: this.name(s.view.to_move) });
     else text = t("theirTurn", { name: this.name(s.view.to_move) });
     if (!this.isPlayer && !this.gameOver) hintText = t("spectating");

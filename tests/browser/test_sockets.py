@@ -1,9 +1,11 @@
 """socket.js in a browser: the per-user socket (notify.js) reconnects by itself after a drop,
-and on the people lobby asks for the seeks again on the new connection (its onOpen hook).
-The game socket's reconnection is in test_table.py."""
+and on the people lobby asks for the seeks again on the new connection (its onOpen hook);
+while it is down, any page shows socket.js's reconnect banner. The game socket's reconnection
+is in test_table.py and test_table_reconnect.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -21,10 +23,11 @@ def test_the_per_user_socket_reconnects_and_watches_the_seeks_again(page: Any, l
     page.goto(f"{live_server_url}/play/people/")
     notify = page.locator("[data-notify]")
     expect(notify).to_have_attribute("data-state", "open")
-    page.wait_for_function("() => window.spiteNotify.frames >= 2")  # challenges, then seeks
+    page.wait_for_function("() => window.spiteNotify.frames >= 3")  # challenges, games, seeks
     challenges, seeks = len(frames.of("/ws/me/", "challenges")), len(frames.of("/ws/me/", "seeks"))
     assert seeks == 1  # only this page watches the seeks (the home page before it did not)
 
+    seen = page.evaluate("() => window.spiteNotify.frames")
     page.evaluate("() => { window.oldSocket = window.spiteNotify.socket.ws; oldSocket.close(); }")
     expect(notify).to_have_attribute("data-state", "closed")
     page.wait_for_function(
@@ -32,6 +35,33 @@ def test_the_per_user_socket_reconnects_and_watches_the_seeks_again(page: Any, l
                    return s && s !== window.oldSocket && s.readyState === WebSocket.OPEN; }"""
     )
     expect(notify).to_have_attribute("data-state", "open")
-    page.wait_for_function("() => window.spiteNotify.frames >= 4")
+    # the new connection's challenges and games, then the seeks it asked for again
+    page.wait_for_function("(seen) => window.spiteNotify.frames >= seen + 3", arg=seen)
     assert len(frames.of("/ws/me/", "challenges")) == challenges + 1
     assert len(frames.of("/ws/me/", "seeks")) == seeks + 1
+
+
+def test_any_page_says_it_is_reconnecting_until_the_socket_is_back(page: Any, live_server_url):
+    """The home page places no banner: socket.js adds one while /ws/me/ is down. Playwright's
+    clock holds the retry's timer, so the banner stays until the test lets the retry run."""
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    sign_up(page, live_server_url, "pb")
+    notify = page.locator("[data-notify]")
+    expect(notify).to_have_attribute("data-state", "open")
+    banner = page.locator("[data-socket-banner]")
+    expect(banner).to_have_count(0)  # nothing until a socket drops
+
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 50)
+    page.evaluate("() => window.spiteNotify.socket.drop()")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_class("socket-banner socket-banner-page")
+    expect(banner).to_have_text(
+        re.compile(r"^Connection lost\. Reconnecting… \(attempt 1, next try in [12] s\)$")
+    )
+    expect(notify).to_have_attribute("data-state", "closed")
+
+    page.clock.resume()
+    expect(notify).to_have_attribute("data-state", "open")
+    expect(banner).to_be_hidden()

@@ -1,0 +1,171 @@
+"""Reconnection at the live table (issue 10): the game socket drops mid-game, the page says it
+is reconnecting (attempt and countdown), a move made meanwhile — or one whose answer was lost
+with the connection — is sent again with the same id once the socket is back, the server
+applies it exactly once, and the page ends at the server's version with the banner gone.
+
+Playwright's clock holds the page's timers while the socket is down, so the reconnection waits
+for the test (no sleeps); the drop is ``Socket.drop()``, which loses the connection and every
+frame still on its way, as a network drop would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+
+from tests.browser.test_table import (
+    BOT_TIMEOUT,
+    SHOTS,
+    hand_card,
+    legal_moves,
+    my_place,
+    sign_up,
+    start_match,
+    version,
+    wait_for_my_turn,
+)
+
+pytestmark = pytest.mark.browser
+
+WAITING = re.compile(r"^Connection lost\. Reconnecting… \(attempt 1, next try in \d+ s\)$")
+
+
+def server_game(manage, game_id: int, move_id: str) -> dict:
+    """The game's version on the server, and how many Move rows carry ``move_id``."""
+    code = (
+        "import json; from games.models import Game, Move; "
+        f"print(json.dumps({{'version': Game.objects.get(pk={game_id}).version, "
+        f"'rows': Move.objects.filter(game_id={game_id}, client_move_id={move_id!r}).count()}}))"
+    )
+    return json.loads(manage("shell", "-c", code).stdout.strip().splitlines()[-1])
+
+
+def a_center_move(page) -> str | None:
+    """A play to a center stack (the turn goes on, so the version stays put after it)."""
+    return next((m for m in legal_moves(page) if m.rsplit("-", 1)[1].startswith("c")), None)
+
+
+def play(page, move: str) -> None:
+    source, target = move.rsplit("-", 1)
+    if source.startswith("h:"):
+        hand_card(page, move).click()
+    else:  # the pay-off pile or a side stack
+        page.locator(f'[data-area=bottom] [data-source="{source}"]').click()
+    my_place(page, target).click()
+
+
+def to_a_turn_with_a_center_play(page) -> str:
+    """Discard until a turn starts with a play to the center; that play."""
+    for _ in range(20):
+        wait_for_my_turn(page)
+        move = a_center_move(page)
+        if move:
+            return move
+        before = version(page)
+        play(page, next(m for m in legal_moves(page) if m.startswith("h:") and m.endswith("-s1")))
+        page.wait_for_function("(v) => window.spiteTable.state.version > v", arg=before)
+    pytest.fail("no play to the center in twenty turns")
+
+
+def pause_timers(page) -> None:
+    """From now on the page's timers (the socket's retry among them) wait for resume()."""
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 50)
+
+
+def expect_back(page, at_least: int) -> None:
+    """Reconnected: the banner gone, the socket open, no move waiting, at ``at_least``."""
+    from playwright.sync_api import expect
+
+    banner = page.locator("[data-socket-banner]")
+    expect(banner).to_be_hidden()
+    expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
+    page.wait_for_function(
+        "(v) => !window.spiteTable.pending && window.spiteTable.state.version >= v",
+        arg=at_least,
+        timeout=BOT_TIMEOUT,
+    )
+
+
+def test_a_move_made_while_the_socket_is_down_is_sent_once_on_reconnection(
+    page, live_server_url, manage
+):
+    from playwright.sync_api import expect
+
+    page.clock.install()  # timers run as usual until paused
+    sign_up(page, live_server_url)
+    game_id = start_match(page, live_server_url)
+    first = to_a_turn_with_a_center_play(page)
+    before = version(page)
+    play(page, first)  # mid-game: a move made and answered over the first connection
+    page.wait_for_function("(v) => window.spiteTable.state.version === v + 1", arg=before)
+    move = a_center_move(page) or next(m for m in legal_moves(page) if m.endswith("-s1"))
+    at = version(page)
+
+    pause_timers(page)
+    page.evaluate("() => window.spiteTable.socket.drop()")
+    banner = page.locator("[data-socket-banner]")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text(WAITING)
+    expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "closed")
+
+    play(page, move)  # while the socket is down: the move waits
+    expect(page.locator("[data-part=hint]")).to_have_text(
+        "Your move goes as soon as the connection is back."
+    )
+    move_id = page.evaluate("() => window.spiteTable.pending.id")
+    assert server_game(manage, game_id, move_id) == {"version": at, "rows": 0}
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "table-reconnecting.png"))
+
+    page.clock.resume()  # the retry's timer fires: reconnect, send the move, resync
+    expect_back(page, at + 1)
+    if move.endswith("-s1"):  # a discard: the bot plays on, then it is this page's turn again
+        wait_for_my_turn(page)
+    server = server_game(manage, game_id, move_id)
+    assert server["rows"] == 1
+    assert version(page) == server["version"]
+
+
+def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(page, live_server_url, manage):
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    sign_up(page, live_server_url)
+    game_id = start_match(page, live_server_url)
+    move = to_a_turn_with_a_center_play(page)
+    at = version(page)
+
+    # The move frame leaves, then the connection is lost before its answer arrives.
+    pause_timers(page)
+    page.evaluate(
+        """() => {
+          const socket = window.spiteTable.socket;
+          const send = socket.send.bind(socket);
+          socket.send = (frame) => {
+            const sent = send(frame);
+            if (frame.type === "move") { socket.send = send; socket.drop(); }
+            return sent;
+          };
+        }"""
+    )
+    play(page, move)
+    banner = page.locator("[data-socket-banner]")
+    expect(banner).to_have_text(WAITING)
+    expect(page.locator("[data-part=hint]")).to_have_text(
+        "Your move goes as soon as the connection is back."
+    )
+    move_id = page.evaluate("() => window.spiteTable.pending.id")
+    assert version(page) == at  # the page never heard the answer
+    deadline = time.monotonic() + 20
+    server = server_game(manage, game_id, move_id)
+    while not server["rows"] and time.monotonic() < deadline:  # the server's own time: poll
+        server = server_game(manage, game_id, move_id)
+    assert server == {"version": at + 1, "rows": 1}
+
+    page.clock.resume()  # reconnect: the same id again, answered with the state, applied once
+    expect_back(page, at + 1)
+    assert version(page) == at + 1  # a play to the center: the turn goes on, nothing else moved
+    assert server_game(manage, game_id, move_id) == {"version": at + 1, "rows": 1}
