@@ -10,6 +10,7 @@ import {
   centerContent,
 } from "./cards.js";
 import { Socket } from "./socket.js";
+import { TableClock } from "./clock.js";
 
 // Texts: every word the table shows lives here (the cards' own words in cards.js), so the i18n
 // work can route them through Django's JavaScript catalog.
@@ -151,6 +152,7 @@ class Table {
     this.reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
     this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
+    this.turnClock = new TableClock(root, { name: (seat) => this.name(seat), me: () => this.me });
     this.bindControls();
     if (initial && initial.view) this.apply(initial, { animate: false });
     this.connect();
@@ -302,6 +304,9 @@ class Table {
         this.spectators = frame.count;
         this.renderSpectators();
         break;
+      case "presence":
+        this.turnClock.onPresence(frame);
+        break;
       default:
         break;
     }
@@ -352,6 +357,7 @@ class Table {
     if (willAnimate) flight = this.prepareFlight(last, old.view, frame.view);
 
     this.state = frame;
+    this.turnClock.fromState(frame);
     if (typeof frame.spectators === "number") this.spectators = frame.spectators;
     this.syncRematch(frame);
     this.recordMoves(frame, old, step);

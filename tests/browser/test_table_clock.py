@@ -1,0 +1,112 @@
+"""The turn clock and the disconnect grace at a real ranked table: two players of a league with
+a 10 s turn limit (made with ``manage shell``) open their table; the clock runs down for the
+seat to move and turns to the warning colour under 10 s; the other player closes the page and
+the one left reads "Opponent disconnected — N s to return", counting down; the turn's time runs
+out and the server (the waiting player's socket timer, not a test's sleep) ends it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import textwrap
+
+import pytest
+
+from tests.browser.test_leagues import SHOTS
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-Clock-pass-42"
+LIMIT = 10  # the league's turn limit (its smallest allowed value)
+GRACE = 60
+
+
+def log_in(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("main").get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, manage):
+    from playwright.sync_api import expect
+
+    base = live_server_url
+    tag = secrets.token_hex(3)
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    try:
+        ann, ben = (context.new_page() for context in contexts)
+        for page in (ann, ben):
+            page.set_default_timeout(10_000)
+        manage(
+            "shell",
+            "-v",
+            "0",
+            "-c",
+            textwrap.dedent(
+                f"""
+                from accounts.models import User
+                for n in ("ann", "ben"):
+                    User.objects.create_user(username=n + "{tag}", password="{PASSWORD}")
+                """
+            ),
+        )
+        log_in(ann, base, f"ann{tag}")
+        log_in(ben, base, f"ben{tag}")
+        out = manage("shell", "-v", "0", "-c", match_script(tag)).stdout.split()
+        game_id, to_move = int(out[0]), int(out[1])
+        for page in (ann, ben):
+            page.goto(f"{base}/play/games/{game_id}/")
+
+        clock = ann.locator("[data-part=clock]")
+        expect(clock).to_be_visible()
+        mover = "Your time" if to_move == 0 else f"ben{tag}'s time"
+        expect(clock).to_have_text(re.compile(rf"^{re.escape(mover)}: 0:(0\d|10)$"))
+        first = int(clock.get_attribute("data-seconds"))
+        ann.wait_for_function(
+            "(s) => Number(document.querySelector('[data-part=clock]').dataset.seconds) < s",
+            arg=first,
+        )
+        expect(clock).to_have_attribute("data-warn", "true")
+        expect(ben.locator("[data-part=clock]")).to_be_visible()
+
+        contexts[1].close()  # ben leaves the table
+        note = ann.locator("[data-part=presence]")
+        expect(note).to_have_text(re.compile(r"^Opponent disconnected — \d+ s to return$"))
+        left = int(re.search(r"(\d+) s", note.inner_text()).group(1))
+        assert GRACE - 5 <= left <= GRACE
+        SHOTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(SHOTS / "table-clock-opponent-away.png"))
+
+        # The turn's time runs out: ann's socket's timer has the server end it (a discard).
+        timeouts = ann.locator("[data-part=timeouts]")
+        expect(timeouts).to_contain_text("Timed out in a row", timeout=(LIMIT + 10) * 1000)
+        assert ann.evaluate("() => window.spiteTable.state.version") >= 1
+        ann.screenshot(path=str(SHOTS / "table-clock-timed-out.png"))
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def match_script(tag: str) -> str:
+    """The league (10 s a turn) and a ranked match of the two players."""
+    return textwrap.dedent(
+        f"""
+        from accounts.models import User
+        from leagues.models import League, Membership
+        from leagues.services import ranked_match_create
+
+        people = [User.objects.get(username=n + "{tag}") for n in ("ann", "ben")]
+        league = League.objects.create(
+            name="Clock {tag}", slug="clock-{tag}", turn_time_limit={LIMIT},
+            disconnect_grace={GRACE},
+        )
+        for person in people:
+            Membership.objects.create(league=league, user=person)
+        match = ranked_match_create(league=league, user0=people[0], user1=people[1])
+        game = match.games.get()
+        print(game.pk, game.to_move)
+        """
+    )
