@@ -13,12 +13,12 @@ from typing import Any
 from django.urls import path, reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
+from api.parsers import JSONParser
 from api.serializers.matches import (
     ChallengeAcceptedSerializer,
     ChallengeCreateSerializer,

@@ -210,14 +210,9 @@ def test_an_address_without_its_final_slash_is_still_redirected(api) -> None:
 
 #: Views that name DRF's own JSONParser in ``parser_classes`` instead of api.parsers.JSONParser
 #: (/tmp/api-docs/schemathesis-findings.md, finding 4): still a 500 there.
-OWN_PARSER = {"/api/v1/challenges/", "/api/v1/matches/", "/api/v1/matches/{match_id}/resign/"}
-
-
 def _posts() -> list[Any]:
     operations = (result.ok() for result in schema.get_all_operations())
-    paths = sorted(op.path for op in operations if op.method == "post")
-    xfail = pytest.mark.xfail(strict=True, reason="parser_classes = [DRF's JSONParser]")
-    return [pytest.param(p, marks=[xfail] if p in OWN_PARSER else []) for p in paths]
+    return sorted(op.path for op in operations if op.method == "post")
 
 
 @pytest.mark.django_db
