@@ -62,8 +62,8 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         await self._send_state(frame)
         if self.watching:
             await self._announce_spectators(frame["spectators"])
-        if frame["match"]["ranked"]:  # a player at a ranked table: presence and clock
-            await self.seat_present()
+        if frame["match"]["ranked"] and frame["match"]["status"] == "active":
+            await self.seat_present()  # a player at a ranked table: presence and clock
 
     async def disconnect(self, code: int) -> None:
         await self.seat_absent()

@@ -139,9 +139,9 @@ def _clock_info(game: Game) -> dict[str, Any] | None:
 
 
 def _presence_info(game: Game) -> list[dict[str, Any]] | None:
-    """Each seat's ``{connected, grace_ends_at}`` in a ranked match (games.selectors.presence);
-    null in a casual one, where nobody keeps track."""
-    if not game.match.ranked:
+    """Each seat's ``{connected, grace_ends_at}`` while a ranked match is in play
+    (games.selectors.presence); null in a casual one or once over, when nobody keeps track."""
+    if not game.match.ranked or game.match.status != Match.Status.ACTIVE:
         return None
     return [state.to_dict() for state in match_presence(game.match)]
 

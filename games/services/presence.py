@@ -49,6 +49,8 @@ def presence_join(
     now = now or clock.now()
     with transaction.atomic():
         match = _match_locked(match_id)
+        if match.status != Match.Status.ACTIVE:  # over: nobody keeps track any more
+            return False
         was = match_presence(match, now=now)[seat].connected
         SeatPresence.objects.filter(match_id=match_id, seat=seat, open=False).delete()
         SeatPresence.objects.update_or_create(
@@ -83,7 +85,7 @@ def presence_leave(*, game_id: int, channel: str, now: datetime | None = None) -
         ).delete()
         SeatPresence.objects.filter(pk=row.pk).update(open=False, seen_at=now)
         state = match_presence(match, now=now)[row.seat]
-        if not state.connected:
+        if not state.connected and match.status == Match.Status.ACTIVE:
             _announce(match, state, now, also=game_id)
     return not state.connected
 

@@ -79,6 +79,10 @@ addTexts({
   youWonMatch: "You won the match %(a)s–%(b)s!",
   theyWonMatch: "%(name)s won the match %(a)s–%(b)s.",
   matchResigned: "%(name)s resigned the match.",
+  forfeitTimeout: "%(name)s ran out of time %(n)s turns in a row and forfeits the match.",
+  forfeitTimeoutYou: "You ran out of time %(n)s turns in a row and forfeit the match.",
+  forfeitAway: "%(name)s was away longer than the grace period and forfeits the match.",
+  forfeitAwayYou: "You were away longer than the grace period and forfeit the match.",
   matchGoesOn: "The match goes on: %(a)s–%(b)s, first to %(target)s.",
   nextGame: "Next game",
   waitingNext: "The next game is being dealt…",
@@ -1140,6 +1144,7 @@ class Table {
     if (!o) return "";
     if (o.reason === "aborted") return t("reasonAborted");
     if (o.reason === "stock_depleted" || o.winner === null || o.winner === undefined) return t("reasonStock");
+    if (o.reason === "timeout" || o.reason === "abandoned") return this.forfeitReason(o);
     const points = o.points ?? 0;
     if (o.reason === "resigned" && this.matchOver && this.matchReason() === "resigned") {
       const loser = 1 - o.winner;
@@ -1151,6 +1156,17 @@ class Table {
       return loser === this.me ? t("reasonResignedYou", { points, winner }) : t("reasonResigned", { name: this.name(loser), points, winner });
     }
     return o.winner === this.me ? t("reasonPayoffYou", { points }) : t("reasonPayoff", { name: this.name(o.winner), points });
+  }
+
+  /** A match forfeited on time or for being away (docs/games.md, "Clocks and abandonment"). */
+  forfeitReason(o) {
+    const loser = 1 - o.winner;
+    const you = loser === this.me;
+    if (o.reason === "timeout") {
+      const n = (this.state.clock && this.state.clock.max_timeouts) || 3;
+      return you ? t("forfeitTimeoutYou", { n }) : t("forfeitTimeout", { name: this.name(loser), n });
+    }
+    return you ? t("forfeitAwayYou") : t("forfeitAway", { name: this.name(loser) });
   }
 
   matchSummary() {

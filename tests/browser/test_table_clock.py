@@ -2,7 +2,8 @@
 a 10 s turn limit (made with ``manage shell``) open their table; the clock runs down for the
 seat to move and turns to the warning colour under 10 s; the other player closes the page and
 the one left reads "Opponent disconnected — N s to return", counting down; the turn's time runs
-out and the server (the waiting player's socket timer, not a test's sleep) ends it.
+out and the server (the waiting player's socket timer, not a test's sleep) ends it; a third
+timeout in a row (the real ``manage.py sweep``) forfeits the match, and the table says why.
 """
 
 from __future__ import annotations
@@ -85,6 +86,19 @@ def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, ma
         expect(timeouts).to_contain_text("Timed out in a row", timeout=(LIMIT + 10) * 1000)
         assert ann.evaluate("() => window.spiteTable.state.version") >= 1
         ann.screenshot(path=str(SHOTS / "table-clock-timed-out.png"))
+
+        # Two timeouts already for the seat to move, its time over: the real sweep command
+        # (or ann's timer, whichever comes first) makes it the third, which forfeits.
+        seat = int(manage("shell", "-v", "0", "-c", overdue_script(game_id)).stdout.split()[0])
+        manage("sweep")
+        ann.reload()
+        loser = "You" if seat == 0 else f"ben{tag}"
+        verb = "forfeit" if seat == 0 else "forfeits"
+        expect(ann.locator("[data-part=result-reason]")).to_have_text(
+            f"{loser} ran out of time 3 turns in a row and {verb} the match."
+        )
+        expect(clock).to_be_hidden()
+        ann.screenshot(path=str(SHOTS / "table-clock-forfeited.png"))
     finally:
         for context in contexts:
             context.close()
@@ -108,5 +122,22 @@ def match_script(tag: str) -> str:
         match = ranked_match_create(league=league, user0=people[0], user1=people[1])
         game = match.games.get()
         print(game.pk, game.to_move)
+        """
+    )
+
+
+def overdue_script(game_id: int) -> str:
+    """The seat to move has timed out twice in a row and its time is over; prints the seat."""
+    return textwrap.dedent(
+        f"""
+        from datetime import timedelta
+        from django.utils import timezone
+        from games.models import Game, Match
+
+        game = Game.objects.get(pk={game_id})
+        seat = game.to_move
+        Match.objects.filter(pk=game.match_id).update(**{{f"timeouts{{seat}}": 2}})
+        Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+        print(seat)
         """
     )

@@ -203,6 +203,7 @@ def test_the_third_timeout_in_a_row_forfeits_and_rates_the_match(
     }
     end = game_state_frame(game, 0)
     assert end["match"]["reason"] == "timeout" and end["clock"]["turn_deadline"] is None
+    assert end["presence"] is None
 
 
 def test_the_sweeper_ends_overdue_turns_with_nobody_connected_and_a_tournament_gets_the_result(

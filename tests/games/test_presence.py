@@ -97,6 +97,7 @@ async def test_a_player_gone_past_the_grace_forfeits_and_the_opponent_saw_the_co
 
     state, game_end, match_end = await frames(alice_socket)
     assert state["match"]["reason"] == "abandoned" and state["game"]["outcome"]["winner"] == 0
+    assert state["presence"] is None  # the match is over: nobody keeps track
     assert (game_end["reason"], game_end["winner"], game_end["points"]) == ("abandoned", 0, 0)
     assert (match_end["reason"], match_end["winner"]) == ("abandoned", 0)
     await alice_socket.disconnect()
