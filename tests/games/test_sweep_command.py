@@ -46,7 +46,7 @@ def test_the_command_sweeps_once_and_says_what_it_did(alice, bob, seeds, fake_cl
     assert (match.timeouts0, match.timeouts1) == (1, 0)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the loop closes its connections between sweeps
 def test_the_command_loops_and_fails_loudly(monkeypatch):
     class Stop(Exception):
         pass
