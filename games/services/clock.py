@@ -154,13 +154,17 @@ def match_clock_enforce(*, game_id: int, now: datetime | None = None) -> Enforce
         result = turn_timeout(game_id=game.pk, now=now)
         if result is not None:
             done.timeouts.append(result)
-    if disconnect_forfeit(match_id=match_id, now=now) is not None:
-        done.forfeits.append(match_id)
     game = _current_game(match_id)
+    # Read without a lock first: the row is locked only when something is due.
+    if game is not None and abandoned_seat(match_presence(game.match, now=now), now) is not None:
+        if disconnect_forfeit(match_id=match_id, now=now) is not None:
+            done.forfeits.append(match_id)
+        game = _current_game(match_id)
     if game is not None and game.is_active and game.match.status == Match.Status.ACTIVE:
         due = [s.grace_ends_at for s in match_presence(game.match, now=now) if s.grace_ends_at]
         if game.turn_deadline is not None:
             due.append(game.turn_deadline)
+        due = [moment for moment in due if moment > now]  # past and not acted on: not ours
         done.next_due = min(due) if due else None
     return done
 

@@ -252,3 +252,20 @@ def test_no_grace_in_a_league_without_one(alice, bob, seeds, fake_clock):
     assert deadlines_enforce() == {"timeouts": [], "forfeits": []}
     game = game_of(match)
     assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_a_sockets_timer_is_told_when_the_next_deadline_or_grace_falls_due(match, fake_clock):
+    from games.services.clock import match_clock_enforce
+
+    game = game_of(match)
+    at_table(match, 0, "alice-1")
+    at_table(match, 1, "bob-1")
+    done = match_clock_enforce(game_id=game.pk)
+    assert (done.timeouts, done.forfeits, done.next_due) == ([], [], game.turn_deadline)
+    left = fake_clock.advance(2)
+    presence_leave(game_id=game.pk, channel="bob-1")
+    done = match_clock_enforce(game_id=game.pk)
+    assert done.next_due == left + timedelta(seconds=GRACE)  # before the turn's deadline
+    fake_clock.at = done.next_due
+    done = match_clock_enforce(game_id=game.pk)
+    assert done.forfeits == [match.pk] and done.next_due is None
