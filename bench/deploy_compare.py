@@ -1,0 +1,337 @@
+"""How fast several server processes play live games, per ASGI server (docs/deploy.md).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/deploy_compare.py --server daphne --processes 2
+
+It makes a fresh PostgreSQL database beside ``DATABASE_URL``'s (migrated, dropped at the end)
+and uses ``REDIS_URL`` under key prefixes of its own (deleted at the end), starts the site with
+production settings (``DEBUG=false``) as
+
+- ``daphne``: N daphne processes on N ports;
+- ``uvicorn``: N uvicorn processes on N ports;
+- ``uvicorn-workers``: one ``uvicorn --workers N`` on one port (the kernel spreads connections);
+
+then plays ``--games`` casual games between people (pay-off piles of 5), ``--concurrency`` at a
+time, over the game socket with API tokens: each game's two players sit on different ports
+(where there are several), so every move crosses processes through Redis. Each move is chosen
+from the mover's view and sent at once. The socket's per-connection throttle (3 messages a
+second after a burst of 30, far above a person's pace) is lifted through a settings module
+that imports ``spite.settings``, so the figures measure the servers, not that limit. It
+prints moves per second over the whole run, the round trip of a move (sent -> the mover's
+socket has the new version's ``state``) and its delivery to the opponent (sent -> the
+opponent's socket has it), p50/p95/max.
+
+A figure, not a test: the client shares the machine with the servers, PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import redis
+import websockets
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def fresh_database(url: str):
+    parts = urllib.parse.urlsplit(url)
+    name = f"spite_bench_{secrets.token_hex(4)}"
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+            conn.execute(drop.format(sql.Identifier(name)))
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if any(p.poll() is not None for p in processes):
+            raise SystemExit("a server process exited; see its log")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"{url}/healthz did not answer 200 within 30 s")
+
+
+@contextmanager
+def servers(kind: str, count: int, env: dict[str, str], logdir: Path):
+    """Start the servers; yield their base URLs (one per port)."""
+    ports = [free_port() for _ in range(1 if kind == "uvicorn-workers" else count)]
+    commands = {
+        "daphne": lambda port: [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)],
+        "uvicorn": lambda port: [
+            *(str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port)),
+            "--no-access-log",
+        ],
+        "uvicorn-workers": lambda port: [
+            *(str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port)),
+            *("--no-access-log", "--workers", str(count)),
+        ],
+    }
+    processes = []
+    try:
+        for port in ports:
+            with (logdir / f"{kind}-{port}.log").open("wb") as log:
+                command = [*commands[kind](port), "spite.asgi:application"]
+                processes.append(
+                    subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+                )
+        urls = [f"http://127.0.0.1:{port}" for port in ports]
+        for url in urls:
+            wait_healthy(url, processes)
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+MAKE_GAMES = """
+import json, secrets
+import engine
+from accounts.models import User
+from api.services import api_token_create
+from games.services import match_create_between
+rules = engine.Rules(payoff_size=5, match_target=5)
+out = []
+for _ in range({games}):
+    a, b = (User.objects.create_user(username='b' + secrets.token_hex(5), password='x')
+            for _ in range(2))
+    match = match_create_between(user0=a, user1=b, rules=rules)
+    out.append({{'game': match.games.get().pk,
+                'keys': [api_token_create(user=u, name='bench')[1] for u in (a, b)]}})
+print(json.dumps(out))
+"""
+
+
+def choose(moves: list[str]) -> str:
+    """Pay-off cards first, then cards onto the center (Kings kept), else the first discard:
+    short games, like the two-process test's players."""
+    for fits in (
+        lambda m: m.startswith("p-"),
+        lambda m: m.startswith("h:") and "-c" in m and not m.startswith("h:K"),
+        lambda m: m.startswith("s") and "-c" in m,
+    ):
+        chosen = [m for m in moves if fits(m)]
+        if chosen:
+            return chosen[0]
+    return moves[0]
+
+
+@dataclass
+class Figures:
+    rtt: list[float] = field(default_factory=list)
+    delivery: list[float] = field(default_factory=list)
+    throttled: int = 0
+    lost: int = 0  # the opponent's state did not come within LATE seconds
+    games: int = 0
+
+
+LATE = 3.0  # seconds after which a missing state counts as lost and is asked for (sync)
+
+
+async def next_state(conn: Any, version: int, timeout: float = 10.0) -> dict[str, Any]:
+    """The first state at ``version`` or later; a refusal is returned as it is."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(conn.recv(), timeout))
+        if frame["type"] == "error" or (frame["type"] == "state" and frame["version"] >= version):
+            return frame
+
+
+async def play(game: dict[str, Any], urls: list[str], offset: int, figures: Figures) -> None:
+    conns = []
+    for seat, key in enumerate(game["keys"]):
+        url = urls[(offset + seat) % len(urls)]
+        conns.append(
+            await websockets.connect(
+                url.replace("http://", "ws://") + f"/ws/games/{game['game']}/",
+                origin=url,
+                additional_headers={"Authorization": f"Bearer {key}"},
+                open_timeout=10,
+            )
+        )
+    try:
+        states = [json.loads(await conn.recv()) for conn in conns]
+        while states[0]["game"]["status"] == "active":
+            mover = states[0]["view"]["to_move"]
+            version = states[mover]["version"]
+            move = choose(states[mover]["view"]["legal_moves"])
+            message = json.dumps(
+                {"type": "move", "move": move, "version": version, "id": f"m{version}"}
+            )
+            sent = time.perf_counter()
+            await conns[mover].send(message)
+            other = asyncio.ensure_future(next_state(conns[1 - mover], version + 1, LATE))
+            while True:
+                mine = await next_state(conns[mover], version + 1)
+                if mine["type"] == "state":
+                    break
+                if mine.get("code") != "throttled":
+                    raise RuntimeError(f"refused: {mine}")
+                figures.throttled += 1
+                await asyncio.sleep(max(0.1, mine["params"]["retry_after"]))
+                sent = time.perf_counter()
+                await conns[mover].send(message)
+            figures.rtt.append(time.perf_counter() - sent)
+            try:
+                theirs = await other
+            except TimeoutError:  # the doorbell was lost: ask, as a client would
+                figures.lost += 1
+                await conns[1 - mover].send(json.dumps({"type": "sync"}))
+                theirs = await next_state(conns[1 - mover], version + 1)
+            figures.delivery.append(time.perf_counter() - sent)
+            states[mover], states[1 - mover] = mine, theirs
+        figures.games += 1
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def run_games(games: list[dict[str, Any]], urls: list[str], concurrency: int) -> Figures:
+    figures = Figures()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(index: int, game: dict[str, Any]) -> None:
+        async with gate:
+            await play(game, urls, index, figures)
+
+    await asyncio.gather(*(one(i, g) for i, g in enumerate(games)))
+    return figures
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", choices=["daphne", "uvicorn", "uvicorn-workers"])
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--layer",
+        choices=["core", "pubsub"],
+        default="core",
+        help="the channels_redis layer: core (the settings' RedisChannelLayer) or pubsub",
+    )
+    args = parser.parse_args()
+    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+        raise SystemExit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
+
+    prefix = f"bench{secrets.token_hex(4)}"
+    logdir = Path(os.environ.get("TMPDIR", "/tmp")) / prefix
+    logdir.mkdir(parents=True)
+    overrides = "from spite.settings import *  # noqa: F403\nGAMES_WS_THROTTLE = (1_000_000, 1.0)\n"
+    if args.layer == "pubsub":
+        overrides += (
+            "CHANNEL_LAYERS['default']['BACKEND'] = "
+            "'channels_redis.pubsub.RedisPubSubChannelLayer'\n"
+        )
+    (logdir / "bench_settings.py").write_text(overrides)
+    with fresh_database(database_url) as db:
+        env = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "REDIS_URL": redis_url,
+            "CHANNELS_PREFIX": prefix,
+            "CACHE_PREFIX": prefix,
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "false",
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "bench_settings",
+            "PYTHONPATH": os.pathsep.join([str(logdir), str(ROOT)]),
+        }
+        manage(env, "migrate", "--noinput")
+        games = json.loads(
+            manage(env, "shell", "--no-imports", "-c", MAKE_GAMES.format(games=args.games))
+            .strip()
+            .splitlines()[-1]
+        )
+        try:
+            with servers(args.server, args.processes, env, logdir) as urls:
+                started = time.perf_counter()
+                figures = asyncio.run(run_games(games, urls, args.concurrency))
+                elapsed = time.perf_counter() - started
+        finally:
+            client = redis.Redis.from_url(redis_url)
+            keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+            if keys:
+                client.delete(*keys)
+            client.close()
+
+    moves = len(figures.rtt)
+    ms = [1000 * v for v in figures.rtt]
+    delivered = [1000 * v for v in figures.delivery]
+    print(
+        f"{args.server} x{args.processes} ({args.layer}): {figures.games} games, {moves} moves in "
+        f"{elapsed:.1f} s = {moves / elapsed:.0f} moves/s (concurrency {args.concurrency}); "
+        f"round trip p50 {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
+        f"max {max(ms):.0f} ms; to the opponent p50 {statistics.median(delivered):.1f} ms, "
+        f"p95 {percentile(delivered, 0.95):.1f} ms; lost {figures.lost}; "
+        f"throttled {figures.throttled}; "
+        f"logs in {logdir}"
+    )
+
+
+if __name__ == "__main__":
+    main()
