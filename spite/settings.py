@@ -114,9 +114,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Channel layer and cache: in memory by default; REDIS_URL=redis://… for several processes.
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    # Redis pub/sub, not channels_redis.core: the core layer can drop a group message when
+    # another socket of the same process closes (django/channels#1683, channels_redis#372;
+    # measured in docs/deploy.md). Our frames are doorbells anyway (the database is the truth).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNELS_PREFIX", default="spite")},
         }
     }

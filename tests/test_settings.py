@@ -124,7 +124,7 @@ def test_redis_url_selects_the_redis_channel_layer_and_cache() -> None:
     chosen = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
 
     layer = chosen["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
     cache = chosen["CACHES"]["default"]
     assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
