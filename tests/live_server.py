@@ -27,6 +27,7 @@ with ``manage(...)``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -37,11 +38,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -294,6 +296,17 @@ def player_with_games(server: LiveServer, *, games: int, payoff: int = 5) -> dic
         f"ids = [deal() for _ in range({games})]\n"
         "print(json.dumps({'username': name, 'key': key, 'games': ids}))"
     )
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: Playwright's sync API (the browser tests, earlier
+    in the same process) leaves an event loop running on the main thread, where
+    ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def game_socket(server: LiveServer, game_id: int, key: str) -> Any:

@@ -22,6 +22,7 @@ from tests.live_server import (
     live_database,
     player_with_games,
     recv_until,
+    run_async,
     serve,
 )
 
@@ -152,13 +153,13 @@ def test_a_killed_server_keeps_every_acknowledged_move_and_resumes_the_bot(
     ):
         player = player_with_games(server, games=1, payoff=20)
         game_id, key = player["games"][0], player["key"]
-        acked, last_seen, _cut_after = asyncio.run(
+        acked, last_seen, _cut_after = run_async(
             play_until_the_bot_is_cut_off(server, game_id, key)
         )
         assert server.process is not None and server.process.returncode == -9  # SIGKILL
 
         server.start()  # same port, same database
-        reconnected, ours, ack, _resumed_in = asyncio.run(after_the_restart(server, game_id, key))
+        reconnected, ours, ack, _resumed_in = run_async(after_the_restart(server, game_id, key))
         game = stored(server, game_id)
 
     # Nothing acknowledged or seen was lost: the game is at the last state seen or later.

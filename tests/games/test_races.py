@@ -34,6 +34,7 @@ from tests.live_server import (
     live_database,
     player_with_games,
     recv_until,
+    run_async,
     serve,
 )
 
@@ -216,7 +217,7 @@ def test_two_sockets_of_one_player_move_at_once_and_one_move_applies(pair) -> No
         for game_id in player["games"]:
             await race(game_id)
 
-    asyncio.run(races())
+    run_async(races())
 
 
 def test_one_move_id_sent_on_two_sockets_at_once_applies_once(pair) -> None:
@@ -242,7 +243,7 @@ def test_one_move_id_sent_on_two_sockets_at_once_applies_once(pair) -> None:
         for game_id in player["games"]:
             await race(game_id)
 
-    asyncio.run(races())
+    run_async(races())
 
 
 def test_one_move_id_posted_twice_at_once_applies_once(pair) -> None:
@@ -270,4 +271,4 @@ def test_one_move_id_posted_twice_at_once_applies_once(pair) -> None:
             for game_id in player["games"]:
                 await race(client, game_id)
 
-    asyncio.run(races())
+    run_async(races())
