@@ -30,116 +30,17 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
-import redis
 import websockets
-from psycopg import sql
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def fresh_database(url: str):
-    parts = urllib.parse.urlsplit(url)
-    name = f"spite_bench_{secrets.token_hex(4)}"
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
-            conn.execute(drop.format(sql.Identifier(name)))
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode:
-        raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout}\n{done.stderr}")
-    return done.stdout
-
-
-def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if any(p.poll() is not None for p in processes):
-            raise SystemExit("a server process exited; see its log")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"{url}/healthz did not answer 200 within 30 s")
-
-
-@contextmanager
-def servers(kind: str, count: int, env: dict[str, str], logdir: Path):
-    """Start the servers; yield their base URLs (one per port)."""
-    ports = [free_port() for _ in range(1 if kind == "uvicorn-workers" else count)]
-    commands = {
-        "daphne": lambda port: [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)],
-        "uvicorn": lambda port: [
-            *(str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port)),
-            "--no-access-log",
-        ],
-        "uvicorn-workers": lambda port: [
-            *(str(BIN / "uvicorn"), "--host", "127.0.0.1", "--port", str(port)),
-            *("--no-access-log", "--workers", str(count)),
-        ],
-    }
-    processes = []
-    try:
-        for port in ports:
-            with (logdir / f"{kind}-{port}.log").open("wb") as log:
-                command = [*commands[kind](port), "spite.asgi:application"]
-                processes.append(
-                    subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-                )
-        urls = [f"http://127.0.0.1:{port}" for port in ports]
-        for url in urls:
-            wait_healthy(url, processes)
-        yield urls
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.live import servers as srv  # the processes, database and Redis prefixes
 
 MAKE_GAMES = """
 import json, secrets
@@ -277,47 +178,25 @@ def main() -> None:
     if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
         raise SystemExit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
 
-    prefix = f"bench{secrets.token_hex(4)}"
-    logdir = Path(os.environ.get("TMPDIR", "/tmp")) / prefix
-    logdir.mkdir(parents=True)
-    overrides = "from spite.settings import *  # noqa: F403\nGAMES_WS_THROTTLE = (1_000_000, 1.0)\n"
+    extra = ""
     if args.layer == "core":
-        overrides += (
-            "CHANNEL_LAYERS['default']['BACKEND'] = 'channels_redis.core.RedisChannelLayer'\n"
+        extra = "CHANNEL_LAYERS['default']['BACKEND'] = 'channels_redis.core.RedisChannelLayer'\n"
+    with srv.fresh_database(database_url) as db, srv.redis_prefix(redis_url) as prefix:
+        logdir = srv.new_logdir(prefix)
+        env = srv.site_env(
+            database_url=db,
+            redis_url=redis_url,
+            prefix=prefix,
+            logdir=logdir,
+            lift_throttle=True,
+            extra_settings=extra,
         )
-    (logdir / "bench_settings.py").write_text(overrides)
-    with fresh_database(database_url) as db:
-        env = {
-            **os.environ,
-            "DATABASE_URL": db,
-            "REDIS_URL": redis_url,
-            "CHANNELS_PREFIX": prefix,
-            "CACHE_PREFIX": prefix,
-            "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "SECURE_SSL_REDIRECT": "false",
-            "LOG_LEVEL": "WARNING",
-            "DJANGO_SETTINGS_MODULE": "bench_settings",
-            "PYTHONPATH": os.pathsep.join([str(logdir), str(ROOT)]),
-        }
-        manage(env, "migrate", "--noinput")
-        games = json.loads(
-            manage(env, "shell", "--no-imports", "-c", MAKE_GAMES.format(games=args.games))
-            .strip()
-            .splitlines()[-1]
-        )
-        try:
-            with servers(args.server, args.processes, env, logdir) as urls:
-                started = time.perf_counter()
-                figures = asyncio.run(run_games(games, urls, args.concurrency))
-                elapsed = time.perf_counter() - started
-        finally:
-            client = redis.Redis.from_url(redis_url)
-            keys = list(client.scan_iter(match=f"{prefix}*", count=500))
-            if keys:
-                client.delete(*keys)
-            client.close()
+        srv.manage(env, "migrate", "--noinput")
+        games = json.loads(srv.shell(env, MAKE_GAMES.format(games=args.games)))
+        with srv.servers(args.server, args.processes, env, logdir) as running:
+            started = time.perf_counter()
+            figures = asyncio.run(run_games(games, running.urls, args.concurrency))
+            elapsed = time.perf_counter() - started
 
     moves = len(figures.rtt)
     ms = [1000 * v for v in figures.rtt]

@@ -13,8 +13,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from api.ws import TokenAuthMiddleware  # noqa: E402
+from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from games import bots, sweeper  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
+
+# The bench floors are routed only when settings.BENCH_FLOORS is on (docs/performance.md).
+routes = [*websocket_urlpatterns, *bench_floors()]
 
 
 class _AttachBotRunner:
@@ -35,7 +39,7 @@ application = _AttachBotRunner(
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
                 # Session first; an API token (?token= or Authorization) overrides it.
-                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
             ),
         }
     )

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "leagues",
     "lobby",
     "api",
+    "benchfloor",
 ]
 
 MIDDLEWARE = [
@@ -281,6 +282,9 @@ GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.
 GAMES_WS_THROTTLE = (30, 10.0)
+
+# The bench floors (docs/performance.md): /ws/bench/echo/ and /ws/bench/commit/, off by default.
+BENCH_FLOORS = env.bool("BENCH_FLOORS", default=False)
 
 # The lobby (docs/lobby.md): challenges and open seeks between people.
 # Seconds a challenge waits for an answer, and a seek for a taker, before it expires.

@@ -1,0 +1,362 @@
+"""bench/live: live tables under load, beside the floors of the same server (docs/performance.md).
+
+    .venv/bin/python -m bench.live --config embedded --players 8 --duration 20
+    .venv/bin/python -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
+    .venv/bin/python -m bench.live --config pg2 --players 100 --capacity
+
+It starts the site on a fresh database of its own (embedded: a SQLite file and the in-memory
+layer, one process; pg1/pg2: a new PostgreSQL database beside DATABASE_URL's and Redis at
+REDIS_URL under key prefixes of its own, 1 or 2 processes), creates the players with API tokens
+through a Django script, opens ``--players``/2 tables between people (each on its own two
+sockets, on different processes where there are two) and ``--bot-tables`` against the expert
+bot, and plays moves chosen from the mover's ``legal_moves`` at ``--rate`` moves per second per
+table. Meanwhile two sockets ping the echo floor and two the echo + commit floor every 0.1 s.
+It prints a table and writes a JSON file; everything it started is stopped and deleted after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as bench/live/run.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.live import servers as srv
+from bench.live.load import Figures, Load, Pool
+
+TARGET_P99_MS = 50.0
+# The socket's throttle: 30 messages per 10 s after a burst. A table's mover sends at most
+# `rate` moves a second (plus a rare sync), so rates up to this need no lifting.
+THROTTLE_SAFE_RATE = 2.5
+
+MAKE_PLAYERS = """
+import json, secrets
+import engine
+from accounts.models import User
+from api.services import api_token_create
+from games.services import match_create, match_create_between
+rules = engine.Rules()
+def person():
+    user = User.objects.create_user(username='b' + secrets.token_hex(5), password='x')
+    return user, api_token_create(user=user, name='bench')[1]
+def human():
+    (a, ka), (b, kb) = person(), person()
+    match = match_create_between(user0=a, user1=b, rules=rules)
+    return {{'game': match.games.get().pk, 'keys': [ka, kb]}}
+def bot():
+    a, ka = person()
+    match = match_create(user=a, bot='expert', rules=rules)
+    return {{'game': match.games.get().pk, 'key': ka}}
+print(json.dumps({{
+    'tables': [human() for _ in range({tables})],
+    'bot_tables': [bot() for _ in range({bots})],
+    'spare': [human() for _ in range({spare})],
+    'spare_bot': [bot() for _ in range({spare_bots})],
+}}))
+"""
+
+
+def percentiles(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0}
+    ms = sorted(1000 * v for v in values)
+
+    def at(share: float) -> float:
+        return round(ms[min(len(ms) - 1, round(share * (len(ms) - 1)))], 2)
+
+    return {
+        "n": len(ms),
+        "p50": round(statistics.median(ms), 2),
+        "p95": at(0.95),
+        "p99": at(0.99),
+        "max": round(ms[-1], 2),
+    }
+
+
+class Sampler:
+    """Samples each server process's CPU and RSS every ``every`` seconds on a thread."""
+
+    def __init__(self, pids: list[int], every: float) -> None:
+        self.processes = [srv.ProcessSamples(pid) for pid in pids]
+        self.every = every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self) -> None:
+        while not self.stop.is_set():
+            for p in self.processes:
+                p.sample()
+            self.stop.wait(self.every)
+
+    def mark(self) -> list[int]:
+        for p in self.processes:
+            p.sample()
+        return [len(p.times) - 1 for p in self.processes]
+
+    def report(self, since: list[int]) -> list[dict[str, Any]]:
+        out = []
+        for p, start in zip(self.processes, since, strict=True):
+            p.sample()
+            rss = p.rss[start:] or [0]
+            out.append(
+                {
+                    "pid": p.pid,
+                    "cpu_percent": round(p.cpu_percent(start), 1),
+                    "rss_mb_max": round(max(rss) / 2**20, 1),
+                    "rss_mb_last": round(rss[-1] / 2**20, 1),
+                }
+            )
+        return out
+
+
+def step_result(
+    rate: float, duration: float, figures: Figures, moves: int, server: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rtt, echo, commit = (percentiles(v) for v in (figures.rtt, figures.echo, figures.commit))
+    return {
+        "rate": rate,
+        "duration_s": round(duration, 1),
+        "moves": moves,
+        "moves_per_s": round(moves / duration, 1) if duration else 0.0,
+        "rtt_ms": rtt,
+        "opponent_ms": percentiles(figures.opponent),
+        "bot_table_rtt_ms": percentiles(figures.bot_rtt),
+        "floor_echo_ms": echo,
+        "floor_commit_ms": commit,
+        "rtt_p50_over_echo": round(rtt["p50"] / echo["p50"], 2) if echo["p50"] else None,
+        "rtt_p50_over_commit": round(rtt["p50"] / commit["p50"], 2) if commit["p50"] else None,
+        "errors": {
+            "error_frames": dict(figures.error_frames),
+            "closed": figures.closed,
+            "timeouts": figures.timeouts,
+        },
+        "games_finished": figures.games_finished,
+        "reconnects": figures.reconnects,
+        "server": server,
+    }
+
+
+def errors_total(step: dict[str, Any]) -> int:
+    e = step["errors"]
+    return sum(e["error_frames"].values()) + e["closed"] + e["timeouts"]
+
+
+def print_step(step: dict[str, Any]) -> None:
+    def row(name: str, p: dict[str, Any]) -> None:
+        print(
+            f"  {name:<22} {p['n']:>7} {p['p50']:>8.1f} {p['p95']:>8.1f} {p['p99']:>8.1f}"
+            f" {p['max']:>8.1f}"
+        )
+
+    print(
+        f"rate {step['rate']} move/s per table: {step['moves']} moves in {step['duration_s']} s"
+        f" = {step['moves_per_s']} moves/s"
+    )
+    print(f"  {'ms':<22} {'n':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    row("move round trip", step["rtt_ms"])
+    row("to the opponent", step["opponent_ms"])
+    if step["bot_table_rtt_ms"]["n"]:
+        row("move at a bot table", step["bot_table_rtt_ms"])
+    row("floor: echo", step["floor_echo_ms"])
+    row("floor: echo + commit", step["floor_commit_ms"])
+    print(
+        f"  move p50 = {step['rtt_p50_over_echo']}x echo, {step['rtt_p50_over_commit']}x"
+        f" echo+commit (target <= 2x); errors {step['errors']}; games finished"
+        f" {step['games_finished']}"
+    )
+    for s in step["server"]:
+        print(
+            f"  server pid {s['pid']}: CPU {s['cpu_percent']}%, RSS max {s['rss_mb_max']} MB,"
+            f" last {s['rss_mb_last']} MB"
+        )
+
+
+@contextlib.contextmanager
+def backing(config: str, logdir: Path, prefix: str) -> Any:
+    """Yields (database_url, redis_url) fresh for this run; removed after."""
+    if config == "embedded":
+        try:
+            yield f"sqlite:///{logdir / 'bench.sqlite3'}", ""
+        finally:
+            for path in logdir.glob("bench.sqlite3*"):
+                path.unlink()
+        return
+    database_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        raise SystemExit(f"--config {config} needs DATABASE_URL=postgres://…")
+    with srv.fresh_database(database_url) as db, srv.redis_prefix_named(redis_url, prefix):
+        yield db, redis_url
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.live", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--config", choices=["embedded", "pg1", "pg2"], default="embedded")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
+    parser.add_argument("--players", type=int, default=8, help="people at human tables (2 a table)")
+    parser.add_argument("--bot-tables", type=int, default=0, help="tables against the expert bot")
+    parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="double the rate step by step until p99 > 50 ms (or errors); report the highest "
+        "rate within target",
+    )
+    parser.add_argument("--max-steps", type=int, default=8, help="at most this many capacity steps")
+    parser.add_argument(
+        "--soak",
+        type=float,
+        metavar="MINUTES",
+        help="play MINUTES, each table closing and reopening its sockets every 5 moves; sample "
+        "RSS every 5 s and say whether it levels off",
+    )
+    parser.add_argument("--json", type=Path, help="default bench/results/<UTC time>.json")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse(argv)
+    tables = max(1, args.players // 2)
+    duration = args.soak * 60 if args.soak else args.duration
+    top_rate = args.rate * 2 ** (args.max_steps - 1) if args.capacity else args.rate
+    lift = top_rate > THROTTLE_SAFE_RATE
+    processes = 2 if args.config == "pg2" else 1
+    prefix = f"bench{secrets.token_hex(4)}"
+    logdir = srv.new_logdir(prefix)
+    out = args.json or srv.ROOT / "bench" / "results" / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=srv.ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    result: dict[str, Any] = {
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": commit,
+        "config": args.config,
+        "server": args.server,
+        "processes": processes,
+        "players": tables * 2,
+        "tables": tables,
+        "bot_tables": args.bot_tables,
+        "rate": args.rate,
+        "duration_s": duration,
+        "throttle_lifted": lift,
+        "cpus": os.cpu_count(),
+        "target_p99_ms": TARGET_P99_MS,
+    }
+    print(
+        f"bench/live: {args.config}, {args.server} x{processes}, {tables} tables + "
+        f"{args.bot_tables} bot tables, {args.rate} move/s per table, {duration:.0f} s"
+        + (" (socket throttle lifted: the rate needs it)" if lift else "")
+        + f"; logs in {logdir}"
+    )
+    with backing(args.config, logdir, prefix) as (database_url, redis_url):
+        env = srv.site_env(
+            database_url=database_url,
+            redis_url=redis_url,
+            prefix=prefix,
+            logdir=logdir,
+            lift_throttle=lift,
+        )
+        srv.manage(env, "migrate", "--noinput")
+        spare = max(2, tables // 2) if not args.soak else tables * 2
+        made = json.loads(
+            srv.shell(
+                env,
+                MAKE_PLAYERS.format(
+                    tables=tables,
+                    bots=args.bot_tables,
+                    spare=spare,
+                    spare_bots=max(1, args.bot_tables // 2) if args.bot_tables else 0,
+                ),
+            )
+        )
+        pool = Pool(made["spare"], made["spare_bot"])
+        with srv.servers(args.server, processes, env, logdir) as running:
+            sampler = Sampler(running.pids, 5.0 if args.soak else 1.0)
+            sampler.thread.start()
+            try:
+                steps = []
+                rate = args.rate
+                for _ in range(args.max_steps if args.capacity else 1):
+                    mark = sampler.mark()
+                    load = Load(
+                        urls=running.urls,
+                        tables=made["tables"],
+                        bot_tables=made["bot_tables"],
+                        pool=pool,
+                        rate=rate,
+                        reconnect_every=5 if args.soak else 0,
+                    )
+                    started = time.perf_counter()
+                    figures = asyncio.run(load.run(duration))
+                    elapsed = time.perf_counter() - started
+                    step = step_result(
+                        rate, min(elapsed, duration), figures, load.moves, sampler.report(mark)
+                    )
+                    print_step(step)
+                    steps.append(step)
+                    if step["rtt_ms"]["p99"] > TARGET_P99_MS or errors_total(step):
+                        break
+                    rate *= 2
+                result["steps"] = steps
+                if args.capacity:
+                    within = [
+                        s
+                        for s in steps
+                        if s["rtt_ms"]["p99"] <= TARGET_P99_MS and not errors_total(s)
+                    ]
+                    best = max(within, key=lambda s: s["rate"]) if within else None
+                    result["capacity"] = {
+                        "highest_rate_within_target": best["rate"] if best else None,
+                        "moves_per_s": best["moves_per_s"] if best else None,
+                    }
+                    print(f"capacity: {result['capacity']}")
+                if args.soak:
+                    result["soak"] = soak_report(sampler)
+                    print(f"soak: {result['soak']}")
+            finally:
+                sampler.stop.set()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"JSON: {out}")
+    return result
+
+
+def soak_report(sampler: Sampler) -> dict[str, Any]:
+    """RSS over the run per process, and whether it levelled off: the last third's peak at
+    most 5 % above the middle third's."""
+    out = []
+    for p in sampler.processes:
+        mb = [r / 2**20 for r in p.rss]
+        third = max(1, len(mb) // 3)
+        middle, last = max(mb[third : 2 * third] or mb), max(mb[2 * third :] or mb)
+        out.append(
+            {
+                "pid": p.pid,
+                "rss_mb_first": round(mb[0], 1),
+                "rss_mb_middle_peak": round(middle, 1),
+                "rss_mb_last_peak": round(last, 1),
+                "levelled_off": last <= middle * 1.05,
+                "samples_mb": [round(m, 1) for m in mb],
+            }
+        )
+    return {"processes": out}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BenchfloorConfig(AppConfig):
+    name = "benchfloor"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,57 @@
+"""The bench floors (docs/performance.md): absent unless settings.BENCH_FLOORS, then an echo
+and an echo that commits one row."""
+
+from __future__ import annotations
+
+import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from benchfloor.models import BenchEcho
+from benchfloor.routing import websocket_urlpatterns
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def _origin() -> list[tuple[bytes, bytes]]:
+    host = next(h for h in settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
+    return [(b"origin", f"http://{host}".encode())]
+
+
+@pytest.mark.parametrize("path", ["/ws/bench/echo/", "/ws/bench/commit/"])
+async def test_the_floors_are_not_routed_by_default(path: str) -> None:
+    from spite.asgi import application
+
+    assert settings.BENCH_FLOORS is False
+    assert websocket_urlpatterns() == []
+    communicator = WebsocketCommunicator(application, path, headers=_origin())
+    try:
+        with pytest.raises(ValueError, match="No route found"):
+            await communicator.connect()
+    finally:
+        with pytest.raises(ValueError, match="No route found"):
+            await communicator.disconnect()
+
+
+async def test_the_echo_floor_echoes_when_on(settings) -> None:
+    settings.BENCH_FLOORS = True
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns()), "/ws/bench/echo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_to(text_data='{"n": 1}')
+    assert await communicator.receive_from() == '{"n": 1}'
+    await communicator.disconnect()
+    assert await BenchEcho.objects.acount() == 0
+
+
+async def test_the_commit_floor_commits_one_row_per_echo_when_on(settings) -> None:
+    settings.BENCH_FLOORS = True
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns()), "/ws/bench/commit/")
+    connected, _ = await communicator.connect()
+    assert connected
+    for n in (1, 2):
+        await communicator.send_to(text_data=f'{{"n": {n}}}')
+        assert await communicator.receive_from() == f'{{"n": {n}}}'
+    await communicator.disconnect()
+    assert [e.text async for e in BenchEcho.objects.order_by("pk")] == ['{"n": 1}', '{"n": 2}']
