@@ -50,7 +50,7 @@ from api.services import api_token_create
 from games.services import match_create, match_create_between
 rules = engine.Rules()
 def person():
-    user = User.objects.create_user(username='b' + secrets.token_hex(5), password='x')
+    user = User.objects.create_user(username='b' + secrets.token_hex(5), password=None)
     return user, api_token_create(user=user, name='bench')[1]
 def human():
     (a, ka), (b, kb) = person(), person()
