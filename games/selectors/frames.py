@@ -28,14 +28,12 @@ LAST_MOVES = 20
 
 def game_get(*, game_id: int) -> Game:
     """The game with its match, seated users and league; GameError ``not_found`` if none."""
-    game = (
-        Game.objects.select_related("match__user0", "match__user1", "match__league")
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None:
-        raise GameError(NOT_FOUND, "There is no such game.")
-    return game
+    try:  # get(), not first(): no ORDER BY to compile over the joined columns
+        return Game.objects.select_related("match__user0", "match__user1", "match__league").get(
+            pk=game_id
+        )
+    except Game.DoesNotExist:
+        raise GameError(NOT_FOUND, "There is no such game.") from None
 
 
 def _seat_info(match: Match, seat: int) -> dict[str, Any]:
