@@ -30,6 +30,7 @@ class Figures:
     bot_rtt: list[float] = field(default_factory=list)  # the person's moves at bot tables
     echo: list[float] = field(default_factory=list)
     commit: list[float] = field(default_factory=list)
+    loop_lag: list[float] = field(default_factory=list)  # the client's own event loop
     error_frames: Counter[str] = field(default_factory=Counter)
     closed: int = 0
     timeouts: int = 0
@@ -163,8 +164,17 @@ class Load:
         for i in range(probes):
             jobs.append(self._probe(i, "/ws/bench/echo/", self.figures.echo))
             jobs.append(self._probe(i, "/ws/bench/commit/", self.figures.commit))
+        jobs.append(self._lag())
         await asyncio.gather(*jobs)
         return self.figures
+
+    async def _lag(self) -> None:
+        """How late the client's own loop wakes from a 50 ms sleep: when it is late, the
+        client, not the server, is the bottleneck and every figure above is inflated."""
+        while time.perf_counter() < self.end:
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.figures.loop_lag.append(time.perf_counter() - before - 0.05)
 
     async def _pace(self, next_at: float) -> float:
         now = time.perf_counter()

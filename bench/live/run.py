@@ -123,7 +123,12 @@ class Sampler:
 
 
 def step_result(
-    rate: float, duration: float, figures: Figures, moves: int, server: list[dict[str, Any]]
+    rate: float,
+    duration: float,
+    figures: Figures,
+    moves: int,
+    server: list[dict[str, Any]],
+    client_cpu: float = 0.0,
 ) -> dict[str, Any]:
     rtt, echo, commit = (percentiles(v) for v in (figures.rtt, figures.echo, figures.commit))
     return {
@@ -143,6 +148,9 @@ def step_result(
             "closed": figures.closed,
             "timeouts": figures.timeouts,
         },
+        "client_loop_lag_ms": percentiles(figures.loop_lag),
+        "client_cpu_percent": client_cpu,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "games_finished": figures.games_finished,
         "reconnects": figures.reconnects,
         "server": server,
@@ -176,6 +184,12 @@ def print_step(step: dict[str, Any]) -> None:
         f"  move p50 = {step['rtt_p50_over_echo']}x echo, {step['rtt_p50_over_commit']}x"
         f" echo+commit (target <= 2x); errors {step['errors']}; games finished"
         f" {step['games_finished']}"
+    )
+    lag = step["client_loop_lag_ms"]
+    print(
+        f"  client: CPU {step['client_cpu_percent']}%, own loop late p50 {lag['p50']} ms, p99"
+        f" {lag['p99']} ms (late = the client is the bottleneck); load average"
+        f" {step['load_average']}"
     )
     for s in step["server"]:
         print(
@@ -302,11 +316,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         rate=rate,
                         reconnect_every=5 if args.soak else 0,
                     )
-                    started = time.perf_counter()
+                    started, cpu = time.perf_counter(), time.process_time()
                     figures = asyncio.run(load.run(duration))
                     elapsed = time.perf_counter() - started
+                    client_cpu = round(100 * (time.process_time() - cpu) / elapsed, 1)
+                    server = sampler.report(mark)
                     step = step_result(
-                        rate, min(elapsed, duration), figures, load.moves, sampler.report(mark)
+                        rate, min(elapsed, duration), figures, load.moves, server, client_cpu
                     )
                     print_step(step)
                     steps.append(step)
