@@ -153,6 +153,7 @@ class _FrameBuilder:
         self.engine_game = engine.Game.from_dict(game.state)
         self.next_game = _next_game_id(game)
         self._moved: set[int] | None = None
+        self.last_moves = _last_moves(game)
         self.common: dict[str, Any] = {
             "game": {
                 "id": game.pk,
@@ -162,7 +163,7 @@ class _FrameBuilder:
                 "first_player": game.first_player,
             },
             "version": game.version,
-            "last_moves": _last_moves(game),
+            "last_moves": self.last_moves,
             "match": _match_info(self.match, self.next_game),
             "spectators": spectator_count(game.pk),
             "clock": _clock_info(game),
@@ -178,8 +179,17 @@ class _FrameBuilder:
         if seat is None or self.game.number != 1 or not self.game.is_active:
             return False
         if self._moved is None:
-            self._moved = game_seats_moved(self.game)
+            self._moved = self._seats_moved()
         return game_may_abort(self.game, seat, self._moved)
+
+    def _seats_moved(self) -> set[int]:
+        """The seats that have moved (taken-back moves count), from the rows already read for
+        ``last_moves`` when they tell: both seats in them, or them the whole log (the first
+        row's ply is 0). Else read from the log (a query per move in a first game before)."""
+        seats = {row["seat"] for row in self.last_moves if row.get("kind") != "undo"}
+        if len(seats) == len(SEATS) or not self.last_moves or self.last_moves[0]["ply"] == 0:
+            return seats
+        return game_seats_moved(self.game)
 
     def state(self, seat: int | None) -> dict[str, Any]:
         view = self.engine_game.view(seat)
