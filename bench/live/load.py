@@ -32,7 +32,8 @@ class Figures:
     commit: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)  # the client's own event loop
     error_frames: Counter[str] = field(default_factory=Counter)
-    closed: int = 0
+    closed: int = 0  # sockets the server closed
+    failed_tables: int = 0  # tables that stopped on an exception (connect, first state, send)
     timeouts: int = 0
     games_finished: int = 0
     reconnects: int = 0
@@ -254,7 +255,7 @@ class Load:
                         await _first_state(sock)
                     self.figures.reconnects += 1
         except (OSError, websockets.WebSocketException, RuntimeError):
-            self.figures.closed += 1
+            self.figures.failed_tables += 1
         finally:
             for sock in socks:
                 await sock.close()
@@ -283,7 +284,7 @@ class Load:
                 if state["view"]["to_move"] == state["you"]:
                     await self._move(sock, state, self.figures.bot_rtt)
         except (OSError, websockets.WebSocketException, RuntimeError):
-            self.figures.closed += 1
+            self.figures.failed_tables += 1
         finally:
             if sock is not None:
                 await sock.close()

@@ -146,6 +146,7 @@ def step_result(
         "errors": {
             "error_frames": dict(figures.error_frames),
             "closed": figures.closed,
+            "failed_tables": figures.failed_tables,
             "timeouts": figures.timeouts,
         },
         "client_loop_lag_ms": percentiles(figures.loop_lag),
@@ -159,7 +160,7 @@ def step_result(
 
 def errors_total(step: dict[str, Any]) -> int:
     e = step["errors"]
-    return sum(e["error_frames"].values()) + e["closed"] + e["timeouts"]
+    return sum(e["error_frames"].values()) + e["closed"] + e["timeouts"] + e["failed_tables"]
 
 
 def print_step(step: dict[str, Any]) -> None:
