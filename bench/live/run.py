@@ -230,8 +230,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--capacity",
         action="store_true",
-        help="double the rate step by step until p99 > 50 ms (or errors); report the highest "
-        "rate within target",
+        help="double the rate step by step until p99 > 50 ms (or errors), or halve it until "
+        "within if the first step is not; report the highest rate within target",
     )
     parser.add_argument("--max-steps", type=int, default=8, help="at most this many capacity steps")
     parser.add_argument(
@@ -307,6 +307,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             try:
                 steps = []
                 rate = args.rate
+                going_down: bool | None = None
                 for _ in range(args.max_steps if args.capacity else 1):
                     mark = sampler.mark()
                     load = Load(
@@ -327,20 +328,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     )
                     print_step(step)
                     steps.append(step)
-                    if step["rtt_ms"]["p99"] > TARGET_P99_MS or errors_total(step):
+                    within = step["rtt_ms"]["p99"] <= TARGET_P99_MS and not errors_total(step)
+                    # Capacity: double the rate while within target; if the first step is not,
+                    # halve it until one is.
+                    if going_down is None:
+                        going_down = not within
+                    if within == going_down:
                         break
-                    rate *= 2
+                    rate = rate / 2 if going_down else rate * 2
                 result["steps"] = steps
                 if args.capacity:
-                    within = [
+                    good = [
                         s
                         for s in steps
                         if s["rtt_ms"]["p99"] <= TARGET_P99_MS and not errors_total(s)
                     ]
-                    best = max(within, key=lambda s: s["rate"]) if within else None
+                    best = max(good, key=lambda s: s["rate"]) if good else None
                     result["capacity"] = {
                         "highest_rate_within_target": best["rate"] if best else None,
                         "moves_per_s": best["moves_per_s"] if best else None,
+                        "most_moves_per_s_seen": max(s["moves_per_s"] for s in steps),
                     }
                     print(f"capacity: {result['capacity']}")
                 if args.soak:
