@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_block'),
+        ("accounts", "0002_block"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='is_bot',
-            field=models.BooleanField(default=False, help_text='Played by a program through the API; marked as a bot wherever it appears.', verbose_name='bot account'),
+            model_name="user",
+            name="is_bot",
+            field=models.BooleanField(
+                default=False,
+                help_text="Played by a program through the API; marked as a bot wherever it appears.",
+                verbose_name="bot account",
+            ),
         ),
     ]
