@@ -64,7 +64,9 @@ def game_play_move(
         match = game.match
         acting = acting_seat(match, user=user, bot=bot, seat=seat)
         if move_id:
-            earlier = Move.objects.filter(game_id=game.pk, client_move_id=move_id).first()
+            # At most one row (unique per game): no first(), whose ORDER BY costs a third.
+            found = Move.objects.filter(game_id=game.pk, client_move_id=move_id).order_by()[:1]
+            earlier = next(iter(found), None)
             if earlier is not None:
                 if earlier.seat != acting:
                     raise GameError(BAD_MESSAGE, "That move id was already used in this game.")
