@@ -26,6 +26,7 @@ TIMEOUT = 10.0  # seconds the mover's own state may take
 @dataclass
 class Figures:
     rtt: list[float] = field(default_factory=list)  # human tables' moves
+    first_rtt: list[float] = field(default_factory=list)  # each socket's first move, apart
     opponent: list[float] = field(default_factory=list)
     bot_rtt: list[float] = field(default_factory=list)  # the person's moves at bot tables
     echo: list[float] = field(default_factory=list)
@@ -215,6 +216,7 @@ class Load:
                 await _first_state(sock)
             next_at = time.perf_counter() + self.rng.random() * self.interval
             played = 0
+            fresh = {id(s) for s in socks}  # sockets that have not moved yet
             while True:
                 next_at = await self._pace(next_at)
                 if time.perf_counter() >= self.end:
@@ -232,6 +234,7 @@ class Load:
                     socks = await self._open(table, index, table["keys"])
                     for sock in socks:
                         await _first_state(sock)
+                    fresh = {id(s) for s in socks}
                     continue
                 to_move = latest["view"]["to_move"]
                 mover = next((s for s in socks if s.state["you"] == to_move), None)  # type: ignore[index]
@@ -239,7 +242,9 @@ class Load:
                     continue
                 other = socks[1 - socks.index(mover)]
                 version = latest["version"]
-                sent = await self._move(mover, mover.state, self.figures.rtt)  # type: ignore[arg-type]
+                into = self.figures.first_rtt if id(mover) in fresh else self.figures.rtt
+                fresh.discard(id(mover))
+                sent = await self._move(mover, mover.state, into)  # type: ignore[arg-type]
                 if sent is not None:
                     if await other.wait(version + 1, LATE):
                         self.figures.opponent.append(other.arrived(version + 1) - sent)  # type: ignore[operator]
@@ -253,6 +258,7 @@ class Load:
                     socks = await self._open(table, index, table["keys"])
                     for sock in socks:
                         await _first_state(sock)
+                    fresh = {id(s) for s in socks}
                     self.figures.reconnects += 1
         except (OSError, websockets.WebSocketException, RuntimeError):
             self.figures.failed_tables += 1

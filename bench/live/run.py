@@ -138,6 +138,7 @@ def step_result(
         "moves_per_s": round(moves / duration, 1) if duration else 0.0,
         "rtt_ms": rtt,
         "opponent_ms": percentiles(figures.opponent),
+        "first_move_rtt_ms": percentiles(figures.first_rtt),
         "bot_table_rtt_ms": percentiles(figures.bot_rtt),
         "floor_echo_ms": echo,
         "floor_commit_ms": commit,
@@ -177,6 +178,7 @@ def print_step(step: dict[str, Any]) -> None:
     print(f"  {'ms':<22} {'n':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     row("move round trip", step["rtt_ms"])
     row("to the opponent", step["opponent_ms"])
+    row("a socket's first move", step["first_move_rtt_ms"])
     if step["bot_table_rtt_ms"]["n"]:
         row("move at a bot table", step["bot_table_rtt_ms"])
     row("floor: echo", step["floor_echo_ms"])
