@@ -48,10 +48,16 @@ def center_then_discard(view: dict[str, Any], played: int) -> str:
 
 async def play(socket: Any, state: dict[str, Any], move: str, move_id: str) -> dict[str, Any]:
     """Send ``move`` and wait for its acknowledgement: the state of the next version, whose
-    last row is this move of ours."""
+    last row is this move of ours. States of the version we moved at are passed over: a late
+    answer to an earlier ``sync`` may still be on its way."""
     version = state["version"]
     await socket.send(json.dumps({"type": "move", "move": move, "version": version, "id": move_id}))
-    ack = (await recv_until(socket, lambda f: f["type"] in ("state", "error")))[-1]
+    ack = (
+        await recv_until(
+            socket,
+            lambda f: f["type"] == "error" or (f["type"] == "state" and f["version"] > version),
+        )
+    )[-1]
     assert ack["type"] == "state", ack
     assert ack["version"] == version + 1
     assert ack["last_moves"][-1]["seat"] == ME and ack["last_moves"][-1]["move"] == move
