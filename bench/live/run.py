@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -247,8 +248,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(f"stopped by signal {signum}")  # the finally blocks clean up
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
+    signal.signal(signal.SIGTERM, _stop)  # servers stopped, database and Redis keys deleted
     tables = max(1, args.players // 2)
     duration = args.soak * 60 if args.soak else args.duration
     top_rate = args.rate * 2 ** (args.max_steps - 1) if args.capacity else args.rate
