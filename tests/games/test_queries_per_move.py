@@ -49,6 +49,9 @@ def test_a_move_costs_a_fixed_number_of_queries_first_game_included(alice, bob) 
     game = _game(alice, bob)
     users = {0: alice, 1: bob}
     # The first game's first moves: before the fix, the abort check read the log once more.
+    # A move that ends the game also scores the match and deals the next game (more queries,
+    # once a game): it is not counted, and the deal is random, so it may come early.
+    counted = 0
     for i in range(30):
         game = Game.objects.get(pk=game.pk)
         if not game.is_active:
@@ -60,8 +63,12 @@ def test_a_move_costs_a_fixed_number_of_queries_first_game_included(alice, bob) 
                 game_id=game.pk, user=users[seat], move=move, version=game.version,
                 move_id=f"m{i}",
             )  # fmt: skip
+        if not Game.objects.get(pk=game.pk).is_active:
+            break
         sql = [q["sql"] for q in ctx.captured_queries]
         assert len(sql) <= MOVE_QUERIES, "\n".join(sql)
+        counted += 1
+    assert counted >= 5
 
 
 @pytest.mark.parametrize("moves", [0, 1, 3, 40])
@@ -69,7 +76,9 @@ def test_building_every_viewers_frames_reads_the_log_once(alice, bob, moves) -> 
     game = _play(_game(alice, bob), {0: alice, 1: bob}, moves)
     with CaptureQueriesContext(connection) as ctx:
         frames = game_event_frames(game)
-    assert len(ctx.captured_queries) <= FRAME_QUERIES, [q["sql"] for q in ctx.captured_queries]
+    # A finished game's frames also name the next game (the deal is random: 40 moves may end it).
+    bound = FRAME_QUERIES if game.is_active else FRAME_QUERIES + 1
+    assert len(ctx.captured_queries) <= bound, [q["sql"] for q in ctx.captured_queries]
     assert set(frames) == {"0", "1", "spectator"}
     # The same answer as reading the log: who may abort.
     for seat in (0, 1):
