@@ -1,5 +1,7 @@
 """Reads about accounts: who exists, which names and addresses are taken."""
 
+from typing import Any
+
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
@@ -7,6 +9,12 @@ from accounts.models import Block, BotAccountRequest, User
 from games.errors import DUPLICATE, FORBIDDEN
 
 DELETED_USERNAME_PREFIX = "deleted-"
+
+
+def user_person(user: User) -> dict[str, Any]:
+    """A player as others see them, in every frame and API answer: ``{username, name,
+    is_bot}`` (the public name: "deleted player" once deleted)."""
+    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
 
 
 def user_username_taken(*, username: str, exclude: User | None = None) -> bool:

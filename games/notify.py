@@ -18,6 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
+from accounts.selectors import user_person
 from games.models import SEATS, Game, Match
 from games.selectors import matches_in_progress
 
@@ -122,7 +123,7 @@ def _opponent(match: Match, seat: int) -> dict[str, Any]:
     user = match.user_at(seat)
     if user is None:
         return {"username": None, "name": "?", "is_bot": False}
-    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
+    return user_person(user)
 
 
 def games_frame(*, user: Any) -> dict[str, Any]:

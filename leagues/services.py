@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import engine
+from accounts.selectors import user_person
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import Match
 from leagues import glicko2
@@ -475,13 +476,7 @@ def _paired_frame(match: Match, user_id: int) -> dict[str, Any]:
         "game": game.pk if game is not None else None,
         "url": reverse("games:table", kwargs={"game_id": game.pk}) if game is not None else None,
         "seat": seat,
-        "opponent": {
-            "username": opponent.username,
-            "name": opponent.public_name,
-            "is_bot": opponent.is_bot,
-        }
-        if opponent is not None
-        else None,
+        "opponent": user_person(opponent) if opponent is not None else None,
     }
 
 

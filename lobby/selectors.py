@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from accounts.models import User
-from accounts.selectors import user_block_partners_q
+from accounts.selectors import user_block_partners_q, user_person
 from games.models import Game
 from lobby.models import Challenge, Seek
 
@@ -57,10 +57,6 @@ def rules_summary(rules: dict[str, Any]) -> str:
         return _("House rules, %(target)s") % {"target": target}
     text = ", ".join([*differs, target])
     return text[:1].upper() + text[1:]
-
-
-def _person(user: User) -> dict[str, Any]:
-    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
 
 
 def _when(moment: Any) -> str | None:
@@ -127,8 +123,8 @@ def challenge_data(challenge: Challenge, *, viewer_id: int) -> dict[str, Any]:
     return {
         "id": challenge.pk,
         "state": challenge_state(challenge, viewer_id=viewer_id),
-        "from": _person(challenge.challenger),
-        "to": _person(challenge.challenged),
+        "from": user_person(challenge.challenger),
+        "to": user_person(challenge.challenged),
         "rules": challenge.rules,
         "ranked": league is not None,
         "league": {"slug": league.slug, "name": league.name} if league is not None else None,
@@ -168,7 +164,7 @@ def seeks_open(*, user: User | None = None) -> list[Seek]:
 def seek_data(seek: Seek, *, viewer_id: int | None) -> dict[str, Any]:
     return {
         "id": seek.pk,
-        "owner": _person(seek.owner),
+        "owner": user_person(seek.owner),
         "mine": seek.owner_id == viewer_id,
         "rules": seek.rules,
         "summary": rules_summary(seek.rules),

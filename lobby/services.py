@@ -19,7 +19,7 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
-from accounts.selectors import user_has_blocked
+from accounts.selectors import user_has_blocked, user_person
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import Match
 from games.services import match_create_between
@@ -406,16 +406,8 @@ def seek_take(*, seek_id: int, user: Any) -> Match:
                 "match": match.pk,
                 "game": game.pk,
                 "url": table_url(game.pk),
-                "owner": {
-                    "username": owner.username,
-                    "name": owner.public_name,
-                    "is_bot": owner.is_bot,
-                },
-                "taker": {
-                    "username": user.username,
-                    "name": user.public_name,
-                    "is_bot": user.is_bot,
-                },
+                "owner": user_person(owner),
+                "taker": user_person(user),
             }
             _send_on_commit({owner.pk: [taken], user.pk: [taken]})
     if error is not None:

@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.selectors import user_person
 from games.models import SEATS, BotLevel
 
 
@@ -27,11 +28,6 @@ class PersonSerializer(serializers.Serializer):
     is_bot = serializers.BooleanField(help_text="A bot account: played by a program.")
 
 
-def person(user: Any) -> dict[str, Any]:
-    """``PersonSerializer``'s shape for a user."""
-    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
-
-
 @extend_schema_field(PersonSerializer)
 class PersonField(serializers.Field):
     """A user as ``PersonSerializer`` shows them (read only)."""
@@ -41,13 +37,13 @@ class PersonField(serializers.Field):
         super().__init__(**kwargs)
 
     def to_representation(self, value: Any) -> dict[str, Any]:
-        return person(value)
+        return user_person(value)
 
 
 @extend_schema_field(PersonSerializer(allow_null=True))
 class OptionalPersonField(PersonField):
     def to_representation(self, value: Any) -> dict[str, Any] | None:
-        return None if value is None else person(value)
+        return None if value is None else user_person(value)
 
 
 class MatchSeatSerializer(serializers.Serializer):
@@ -69,7 +65,7 @@ def match_seats(match: Any) -> list[dict[str, Any]]:
             {
                 "seat": seat,
                 "name": match.seat_name(seat),
-                "player": person(user) if user is not None and not level else None,
+                "player": user_person(user) if user is not None and not level else None,
                 "bot": level or None,
             }
         )
