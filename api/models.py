@@ -18,8 +18,11 @@ def key_hash(key: str) -> str:
 
 
 def key_new() -> str:
-    """A fresh key: 40 URL-safe random characters."""
-    return secrets.token_urlsafe(30)
+    """A fresh key: 40 URL-safe random characters, never starting with "-" (a command line
+    would read ``--token -x…`` as two options)."""
+    while (key := secrets.token_urlsafe(30)).startswith("-"):
+        pass
+    return key
 
 
 class ApiToken(models.Model):

@@ -102,3 +102,12 @@ def test_a_busy_token_notes_its_use_at_most_once_a_minute(django_assert_num_quer
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=first - timedelta(minutes=2))
     api_token_user(key)
     assert ApiToken.objects.get(pk=token.pk).last_used_at > first - timedelta(minutes=2)
+
+
+def test_a_key_never_starts_with_a_dash(monkeypatch) -> None:
+    """``--token -x…`` on a command line reads as two options, so such keys are drawn again."""
+    from api import models
+
+    drawn = iter(["-starts-with-a-dash", "fine-key"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert models.key_new() == "fine-key"
