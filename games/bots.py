@@ -3,13 +3,14 @@
 ``bot_turn_schedule(game_id)`` is called on commit whenever a bot is to move. With
 ``settings.GAMES_BOT_RUNNER == "thread"`` (the default) inside a server process, the turn runs
 as a task on the server's event loop (``attach_loop``, called by ``spite/asgi.py``): the bot
-thinks in a small pool of worker threads (``GAMES_BOT_WORKERS``), never on the thread that
-serves every table's moves and never inside the human's transaction; its moves go through the
+thinks in a pool of worker processes (``games.bot_thinking``; ``GAMES_BOT_THINK = "thread"``:
+in a small pool of worker threads, ``GAMES_BOT_WORKERS``), never on the thread that serves
+every table's moves and never inside the human's transaction; its moves go through the
 same service as a person's, and the pause between them (``GAMES_BOT_MOVE_DELAY``) holds no
-thread. Outside a server (a management command, a test) the whole turn runs in the pool.
-With ``"inline"`` (tests) the turn runs at once in the
-calling thread, after the commit. ``"off"`` schedules nothing (the sweeper still can't run
-bots then; for maintenance only).
+thread. Outside a server (a management command, a test) the whole turn runs in the thread pool
+(thinking in a worker process all the same). With ``"inline"`` (tests) the turn runs at once in
+the calling thread, thinking there too, after the commit. ``"off"`` schedules nothing (the
+sweeper still can't run bots then; for maintenance only).
 
 ``bot_turn_run(game_id)`` plays moves until a person is to move or the game is over: it reads
 the game without a lock, lets the bot choose from a fresh engine game, and plays the move
@@ -35,7 +36,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
 
-import engine
+from games import bot_thinking
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,14 @@ def _pool() -> ThreadPoolExecutor:
                 thread_name_prefix="bot",
             )
         return _executor
+
+
+def _thinks_in_process() -> bool:
+    """Whether bots think in worker processes: ``GAMES_BOT_THINK``, never in inline mode."""
+    return (
+        getattr(settings, "GAMES_BOT_THINK", "process") == "process"
+        and getattr(settings, "GAMES_BOT_RUNNER", "thread") != "inline"
+    )
 
 
 def bot_turn_schedule(game_id: int) -> None:
@@ -162,8 +171,16 @@ class _BotTurn:
     state: dict[str, Any]
 
     def choose(self) -> str:
-        position = engine.Game.from_dict(self.state)
-        return str(engine.bot(self.level, seed=self.bot_seed).choose(position, self.seat))
+        """The bot's move: in a worker process, or in this thread (``_thinks_in_process``)."""
+        if _thinks_in_process():
+            return bot_thinking.think(self.level, self.bot_seed, self.state, self.seat)
+        return bot_thinking.bot_choose(self.level, self.bot_seed, self.state, self.seat)
+
+    async def choose_async(self) -> str:
+        """The bot's move, awaited on the loop: in a worker process, or in the thread pool."""
+        if _thinks_in_process():
+            return await bot_thinking.think_async(self.level, self.bot_seed, self.state, self.seat)
+        return await asyncio.get_running_loop().run_in_executor(_pool(), self.choose)
 
     def play(self, move: str) -> bool:
         """Play ``move`` through the service; True if applied now (not a replay)."""
@@ -223,14 +240,13 @@ async def _bot_turn_async(game_id: int) -> int:
     """``bot_turn_run`` on the server's loop: thinking in the pool, pauses without a thread."""
     from games.errors import GameError
 
-    loop = asyncio.get_running_loop()
     delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
     applied = refusals = 0
     while True:
         turn = await database_sync_to_async(_bot_turn_next)(game_id)
         if turn is None:
             break
-        move = await loop.run_in_executor(_pool(), turn.choose)
+        move = await turn.choose_async()
         if delay:
             await asyncio.sleep(delay)  # the browser shows the bot's turn card by card
         try:

@@ -274,6 +274,11 @@ LOGGING = {
 # plays right after the commit, in the same thread) or "off".
 GAMES_BOT_RUNNER = env.str("GAMES_BOT_RUNNER", default="thread")
 GAMES_BOT_WORKERS = env.int("GAMES_BOT_WORKERS", default=2)
+# GAMES_BOT_THINK: where a bot's search runs: "process" (GAMES_BOT_WORKERS worker processes per
+# server, so it never holds the server's GIL) or "thread" (in the runner's thread, as the inline
+# runner always does). GAMES_BOT_NICE: how much those processes lower their priority.
+GAMES_BOT_THINK = env.str("GAMES_BOT_THINK", default="process")
+GAMES_BOT_NICE = env.int("GAMES_BOT_NICE", default=10)
 # Seconds between a bot's moves, so the table shows its turn card by card.
 GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
 # Seconds between sweeps that resume unfinished bot turns; 0 turns the sweeper off.

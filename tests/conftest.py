@@ -4,7 +4,8 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Games run their bots inline and sweep nothing under test (docs/games.md).
+    """Games run their bots inline, think in the calling thread (no worker processes) and sweep
+    nothing under test (docs/games.md).
 
     Set for the whole session, before any test module imports ``spite.asgi`` (which starts
     the sweeper unless its interval is 0); a test may still override them with ``settings``.
@@ -12,6 +13,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.GAMES_BOT_RUNNER = "inline"
+    settings.GAMES_BOT_THINK = "thread"
     settings.GAMES_BOT_MOVE_DELAY = 0
     settings.GAMES_SWEEPER_INTERVAL = 0
 
