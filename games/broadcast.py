@@ -6,13 +6,9 @@ A lost event costs nothing but a ``sync`` (docs/protocol.md).
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
-logger = logging.getLogger(__name__)
+from spite.layer import group_send_soon
 
 #: The consumer method a game event is dispatched to (``GameConsumer.game_event``).
 GAME_EVENT = "game.event"
@@ -27,18 +23,15 @@ def game_event_send(*, game_id: int, version: int, frames: dict[str, list[dict[s
     """Send one event to every socket on the game; each picks its own list of frames.
 
     ``frames`` maps a viewer key ("0", "1" or "spectator", see ``viewer_key``) to the frames
-    that viewer receives. Called from ``transaction.on_commit``; a failure is logged, never
-    raised (the move is committed whatever happens to the doorbell).
+    that viewer receives. Called from ``transaction.on_commit``; returns without waiting for the
+    send in the server (``spite.layer``); a failure is logged, never raised (the move is
+    committed whatever happens to the doorbell).
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            game_group(game_id), {"type": GAME_EVENT, "version": version, "frames": frames}
-        )
-    except Exception:
-        logger.exception("could not broadcast version %s of game %s", version, game_id)
+    group_send_soon(
+        game_group(game_id),
+        {"type": GAME_EVENT, "version": version, "frames": frames},
+        what=f"version {version} of game {game_id}",
+    )
 
 
 def viewer_key(seat: int | None) -> str:
@@ -53,10 +46,8 @@ GAME_NOTICE = "game.notice"
 def game_notice_send(*, game_id: int, frame: dict[str, Any]) -> None:
     """Send one frame, the same for every viewer and outside the game's versions (a rematch
     offer, a spectator count), to every socket on the game. Never raises."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": GAME_NOTICE, "frame": frame})
-    except Exception:
-        logger.exception("could not send a %s notice to game %s", frame.get("type"), game_id)
+    group_send_soon(
+        game_group(game_id),
+        {"type": GAME_NOTICE, "frame": frame},
+        what=f"a {frame.get('type')} notice to game {game_id}",
+    )

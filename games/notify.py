@@ -10,19 +10,15 @@ that reconnects or asks ``sync`` reads ``games`` again.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from accounts.selectors import user_person
 from games.models import SEATS, Game, Match
 from games.selectors import matches_in_progress
-
-logger = logging.getLogger(__name__)
+from spite.layer import group_send_soon
 
 #: The consumer method frames for one user are dispatched to (``NotificationConsumer.user_frames``).
 USER_FRAMES = "user.frames"
@@ -40,16 +36,12 @@ def user_frames_send(frames: Mapping[int, list[dict[str, Any]]]) -> None:
     Called from ``transaction.on_commit``; a failure is logged, never raised (the change is
     committed whatever happens to the doorbell).
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for user_id, user_frames in frames.items():
-        try:
-            async_to_sync(layer.group_send)(
-                user_group(user_id), {"type": USER_FRAMES, "frames": user_frames}
-            )
-        except Exception:
-            logger.exception("could not notify user %s", user_id)
+        group_send_soon(
+            user_group(user_id),
+            {"type": USER_FRAMES, "frames": user_frames},
+            what=f"frames to user {user_id}",
+        )
 
 
 # --- the frames games sends -------------------------------------------------------------------

@@ -7,14 +7,10 @@ each queue socket also reads the count and its own pairing from the database eve
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
-logger = logging.getLogger(__name__)
+from spite.layer import group_send_soon
 
 #: The consumer method the waiting count is dispatched to (``QueueConsumer.queue_changed``).
 QUEUE_CHANGED = "queue.changed"
@@ -28,13 +24,7 @@ def queue_group(league_id: int) -> str:
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        logger.exception("could not send %s to %s", message.get("type"), group)
+    group_send_soon(group, message, what=f"{message.get('type')} to {group}")
 
 
 def queue_changed_send(league_id: int, waiting: int) -> None:

@@ -9,14 +9,8 @@ As for the game socket, the database is the truth and the channel layer only a d
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from games.notify import USER_FRAMES, user_frames_send, user_group
-
-logger = logging.getLogger(__name__)
+from spite.layer import group_send_soon
 
 __all__ = [
     "SEEKS_CHANGED",
@@ -39,10 +33,4 @@ def lobby_group() -> str:
 def seeks_changed_send() -> None:
     """Ring the lobby's doorbell: each watching socket reads the open seeks its user may see
     (blocks differ per user) and sends them. Called from ``transaction.on_commit``."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(lobby_group(), {"type": SEEKS_CHANGED})
-    except Exception:
-        logger.exception("could not ring the lobby's doorbell")
+    group_send_soon(lobby_group(), {"type": SEEKS_CHANGED}, what="the lobby's doorbell")

@@ -15,6 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from games import bots, sweeper  # noqa: E402
+from spite import layer  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
 # The bench floors are routed only when settings.BENCH_FLOORS is on (docs/performance.md).
@@ -22,14 +23,17 @@ routes = [*websocket_urlpatterns, *bench_floors()]
 
 
 class _AttachBotRunner:
-    """Hands the server's event loop to the bot runner on every connection (cheap, idempotent),
-    so bot turns run as tasks on it and their broadcasts reach this process's sockets."""
+    """Hands the server's event loop to the bot runner and to ``spite.layer`` on every
+    connection (cheap, idempotent), so bot turns run as tasks on it and sync code's sends are
+    handed to it without waiting."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        bots.attach_loop(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        bots.attach_loop(loop)
+        layer.attach_loop(loop)
         return await self.app(scope, receive, send)
 
 

@@ -1,0 +1,64 @@
+"""Sending on the channel layer from sync code (services' ``transaction.on_commit`` hooks).
+
+In the server, sync code runs in a worker thread (``database_sync_to_async``: one thread per
+process does all of its database work). ``async_to_sync(layer.group_send)`` there would hold that
+thread until the event loop had run the send, so every other socket's database work waited
+behind it. ``group_send_soon`` hands the send to the server's event loop and returns at once;
+where no server loop runs (a management command, a test without a server) it sends before
+returning, as before.
+
+Sends handed over from one thread start in the order they were handed over. The layer is a
+doorbell with at-most-once delivery either way (docs/protocol.md): a lost or late event costs a
+``sync``, and a socket drops an event older than the version it has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import Future
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def attach_loop(loop: asyncio.AbstractEventLoop | None) -> None:
+    """Remember the server's event loop (``spite/asgi.py`` calls this on every connection);
+    None forgets it."""
+    global _loop
+    _loop = loop
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop if one was attached and still runs, else None."""
+    loop = _loop
+    return loop if loop is not None and loop.is_running() else None
+
+
+def group_send_soon(group: str, message: dict[str, Any], *, what: str) -> None:
+    """Send ``message`` to ``group``: handed to the server's loop when one runs, else sent now.
+    Never raises; a failure is logged with ``what`` (the thing that could not be sent)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = server_loop()
+    if loop is not None:
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        future.add_done_callback(lambda done: _log_failure(done, what))
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception("could not send %s", what)
+
+
+def _log_failure(done: Future[None], what: str) -> None:
+    if done.cancelled():
+        logger.warning("the send of %s was cancelled (the server is stopping)", what)
+    elif (exc := done.exception()) is not None:
+        logger.error("could not send %s", what, exc_info=exc)

@@ -1,0 +1,117 @@
+"""spite.layer.group_send_soon: in a server it hands the send to the server's loop and returns
+at once (the database thread is not held); without one it sends before returning; a failed
+send is logged, never raised."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from spite import layer
+
+
+@pytest.fixture
+def server_loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """An event loop running in its own thread, attached as the server's; detached after."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    layer.attach_loop(loop)
+    try:
+        yield loop
+    finally:
+        layer.attach_loop(None)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+class _SlowLayer:
+    """A layer whose group_send waits until released, recording what it sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.release = threading.Event()
+        self.done = threading.Event()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self.release.wait, 5)
+        self.sent.append((group, message))
+        self.done.set()
+
+
+class _BrokenLayer:
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        raise ConnectionError("redis is down")
+
+
+def test_without_a_server_loop_the_message_is_sent_before_returning() -> None:
+    channels = get_channel_layer()
+    channel = async_to_sync(channels.new_channel)()
+    async_to_sync(channels.group_add)("layer-test", channel)
+    layer.group_send_soon("layer-test", {"type": "ping", "n": 1}, what="a ping")
+    assert async_to_sync(channels.receive)(channel) == {"type": "ping", "n": 1}
+
+
+def test_in_a_server_the_send_is_handed_to_its_loop_without_waiting(
+    server_loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = _SlowLayer()
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: slow)
+    layer.group_send_soon("game-1", {"type": "game.event", "version": 3}, what="version 3")
+    assert slow.sent == []  # returned while the send is still waiting
+    slow.release.set()
+    assert slow.done.wait(5)
+    assert slow.sent == [("game-1", {"type": "game.event", "version": 3})]
+
+
+def test_sends_handed_over_start_in_order(
+    server_loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    order: list[int] = []
+    finished = threading.Event()
+
+    class Recording:
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            order.append(message["version"])
+            if len(order) == 20:
+                finished.set()
+
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: Recording())
+    for version in range(20):
+        layer.group_send_soon("game-1", {"version": version}, what=f"version {version}")
+    assert finished.wait(5)
+    assert order == list(range(20))
+
+
+@pytest.mark.parametrize("with_loop", [False, True])
+def test_a_failed_send_is_logged_not_raised(
+    with_loop: bool, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if with_loop:
+        request.getfixturevalue("server_loop")
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: _BrokenLayer())
+    records: list[logging.LogRecord] = []
+    logged = threading.Event()
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+            logged.set()
+
+    catch = Catch(logging.ERROR)
+    logging.getLogger("spite.layer").addHandler(catch)
+    try:
+        layer.group_send_soon("game-9", {"type": "x"}, what="version 4 of game 9")
+        assert logged.wait(5)
+    finally:
+        logging.getLogger("spite.layer").removeHandler(catch)
+    assert records[0].getMessage() == "could not send version 4 of game 9"
+    assert records[0].exc_info and isinstance(records[0].exc_info[1], ConnectionError)
