@@ -24,6 +24,7 @@ from games.selectors.frames import (
     game_event_frames,
     game_get,
     game_state_frame,
+    log_tail,
 )
 from games.selectors.history import HistoryEntry, match_history_for, match_history_rows
 from games.selectors.live import LiveGame, games_live, live_game_rows, matches_in_progress
@@ -47,6 +48,7 @@ __all__ = [
     "game_undo_plan",
     "games_live",
     "live_game_rows",
+    "log_tail",
     "match_history_for",
     "match_history_rows",
     "matches_in_progress",

@@ -94,16 +94,23 @@ def _match_info(match: Match, next_game: int | None) -> dict[str, Any]:
     }
 
 
-def _last_moves(game: Game) -> list[dict[str, Any]]:
-    """The latest rows of the log, oldest first. A move taken back says ``"undone": true``; an
-    undo row is ``{"ply", "seat", "move": "undo", "kind": "undo", "undoes": n}``. Rows shown
-    are only ever taken back by later rows, which are shown too, so the window suffices."""
+def log_tail(game_id: int) -> list[dict[str, Any]]:
+    """The game's latest ``LAST_MOVES`` log rows, oldest first, as dicts of ``ply``, ``seat``,
+    ``kind``, ``text`` and ``undoes`` (what a state frame's ``last_moves`` is made of)."""
     rows = list(
-        Move.objects.filter(game_id=game.pk)
+        Move.objects.filter(game_id=game_id)
         .order_by("-ply")
         .values("ply", "seat", "kind", "text", "undoes")[:LAST_MOVES]
     )
     rows.reverse()
+    return rows
+
+
+def _last_moves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frame's ``last_moves`` from the latest log rows (``log_tail``), oldest first. A move
+    taken back says ``"undone": true``; an undo row is ``{"ply", "seat", "move": "undo",
+    "kind": "undo", "undoes": n}``. Rows shown are only ever taken back by later rows, which
+    are shown too, so the window suffices."""
     entries: list[dict[str, Any]] = []
     in_force: list[dict[str, Any]] = []
     for r in rows:
@@ -145,15 +152,27 @@ def _presence_info(game: Game) -> list[dict[str, Any]] | None:
 
 
 class _FrameBuilder:
-    """The parts of a state frame every viewer shares, read once; views added per viewer."""
+    """The parts of a state frame every viewer shares, read once; views added per viewer.
 
-    def __init__(self, game: Game) -> None:
+    A service that just changed the game passes what it already holds: the engine's game for
+    ``game.state`` and the log's latest rows (``log_tail`` after its own row), saving a parse and
+    a query per move."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        engine_game: engine.Game | None = None,
+        log: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.game = game
         self.match = game.match
-        self.engine_game = engine.Game.from_dict(game.state)
+        if engine_game is None:
+            engine_game = engine.Game.from_dict(game.state)
+        self.engine_game = engine_game
         self.next_game = _next_game_id(game)
         self._moved: set[int] | None = None
-        self.last_moves = _last_moves(game)
+        self.last_moves = _last_moves(log_tail(game.pk) if log is None else log[-LAST_MOVES:])
         self.common: dict[str, Any] = {
             "game": {
                 "id": game.pk,
@@ -234,12 +253,18 @@ def game_state_frame(game: Game, viewer_seat: int | None) -> dict[str, Any]:
 
 
 def game_event_frames(
-    game: Game, *, game_ended: bool = False, match_ended: bool = False
+    game: Game,
+    *,
+    game_ended: bool = False,
+    match_ended: bool = False,
+    engine_game: engine.Game | None = None,
+    log: list[dict[str, Any]] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Every viewer's frames after a change: the state, then ``game_end`` and ``match_end``
     when this change ended the game or the match. Keyed by ``broadcast.viewer_key``; bot
-    seats get no frames (nobody watches through their eyes)."""
-    builder = _FrameBuilder(game)
+    seats get no frames (nobody watches through their eyes). ``engine_game`` and ``log``: see
+    ``_FrameBuilder``."""
+    builder = _FrameBuilder(game, engine_game=engine_game, log=log)
     tail = []
     if game_ended:
         tail.append(builder.game_end())

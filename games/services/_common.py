@@ -1,4 +1,4 @@
-"""What every game service shares: the row lock, who acts, the next row number, broadcasts."""
+"""What every game service shares: the row lock, who acts, the log's next row, broadcasts."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 
+import engine
 from games import notify, services
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import SEATS, Game, Match, Move
-from games.selectors import game_event_frames
+from games.selectors import game_event_frames, log_tail
 
 RESIGN_SCOPES = ("game", "match")
 MAX_MOVE_ID = 64
@@ -70,18 +70,50 @@ def opponent_phrase(match: Match, seat: int) -> str:
     return f"the {name}" if match.is_bot(seat) else name
 
 
-def next_ply(game: Game) -> int:
-    """The ply of the game's next log row. Rows are numbered 0, 1, … whatever they are, so
-    after an undo this runs ahead of the engine's ``ply`` (which counts moves in force)."""
-    last = Move.objects.filter(game_id=game.pk).aggregate(last=Max("ply"))["last"]
-    return 0 if last is None else last + 1
+def log_append(
+    game: Game,
+    *,
+    seat: int,
+    text: str,
+    kind: str = Move.Kind.MOVE,
+    undoes: int = 0,
+    client_move_id: str = "",
+) -> list[dict[str, Any]]:
+    """Add a row to the game's log, produced at ``game.version`` (bump it first), at the next
+    ply: rows are numbered 0, 1, … whatever they are, so after an undo the ply runs ahead of the
+    engine's (which counts moves in force). Returns the log's latest rows (``log_tail``) ending
+    with the new one: one query numbers the row and feeds the frames."""
+    tail = log_tail(game.pk)
+    ply = tail[-1]["ply"] + 1 if tail else 0
+    Move.objects.create(
+        game=game,
+        ply=ply,
+        seat=seat,
+        kind=kind,
+        text=text,
+        undoes=undoes,
+        client_move_id=client_move_id,
+        version=game.version,
+    )
+    tail.append({"ply": ply, "seat": seat, "kind": kind, "text": text, "undoes": undoes})
+    return tail
 
 
-def broadcast_on_commit(game: Game, *, game_ended: bool = False, match_ended: bool = False) -> None:
+def broadcast_on_commit(
+    game: Game,
+    *,
+    game_ended: bool = False,
+    match_ended: bool = False,
+    engine_game: engine.Game | None = None,
+    log: list[dict[str, Any]] | None = None,
+) -> None:
     """Build every viewer's frames now (inside the transaction: they show exactly this
     version) and send them once the transaction commits; and when the change handed the turn
-    to a person, their ``your_turn`` on the per-user socket (``games.notify``)."""
-    frames = game_event_frames(game, game_ended=game_ended, match_ended=match_ended)
+    to a person, their ``your_turn`` on the per-user socket (``games.notify``). A service passes
+    the engine's game and the log rows it holds (``log_append``) to spare a parse and a query."""
+    frames = game_event_frames(
+        game, game_ended=game_ended, match_ended=match_ended, engine_game=engine_game, log=log
+    )
     transaction.on_commit(
         partial(_send_event, game_id=game.pk, version=game.version, frames=frames)
     )

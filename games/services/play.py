@@ -30,7 +30,7 @@ from games.services._common import (
     acting_seat,
     broadcast_on_commit,
     game_lock,
-    next_ply,
+    log_append,
     opponent_phrase,
 )
 from games.services.matches import game_create
@@ -99,17 +99,10 @@ def game_play_move(
             raise GameError(
                 ILLEGAL_MOVE, str(exc), params=dict(exc.params), engine_code=exc.code
             ) from exc
-        ply = next_ply(game)
         game.state = played.to_dict()
         game.version += 1
-        Move.objects.create(
-            game=game,
-            ply=ply,
-            seat=acting,
-            text=str(parsed),
-            client_move_id=move_id,
-            version=game.version,
-        )
+        log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id)
+        ply = log[-1]["ply"]
         game_ended = match_ended = False
         if played.outcome is not None:
             outcome = played.outcome
@@ -119,7 +112,9 @@ def game_play_move(
             game_ended = True
         clock.after_move(game, acting=acting, timed_out=timed_out)
         game.save()
-        broadcast_on_commit(game, game_ended=game_ended, match_ended=match_ended)
+        broadcast_on_commit(
+            game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
+        )
         if game.is_active and match.is_bot(game.to_move):
             transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
     return MoveResult(
@@ -199,20 +194,11 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
                 "Nothing to take back: you have made no move this turn since new cards came "
                 "into view.",
             )
-        ply = next_ply(game)
         game.state = plan.state
         game.version += 1
-        Move.objects.create(
-            game=game,
-            ply=ply,
-            seat=seat,
-            kind=Move.Kind.UNDO,
-            text="undo",
-            undoes=plan.moves,
-            version=game.version,
-        )
+        log = log_append(game, seat=seat, kind=Move.Kind.UNDO, text="undo", undoes=plan.moves)
         game.save()
-        broadcast_on_commit(game)
+        broadcast_on_commit(game, log=log)
     return game
 
 

@@ -17,9 +17,10 @@ from tests.games.helpers import SMALL, legal
 pytestmark = pytest.mark.django_db
 
 #: game_play_move: the game row locked with its match and seated users, the move id looked up,
-#: the next ply, the row inserted, the game updated, the last moves read for the frames. A
-#: test's transaction is a savepoint (SAVEPOINT + RELEASE), SQLite's a BEGIN: two more at most.
-MOVE_QUERIES = 6 + 2
+#: the log's latest rows read (they number the new row and feed the frames), the row inserted,
+#: the game updated. A test's transaction is a savepoint (SAVEPOINT + RELEASE), SQLite's a
+#: BEGIN: two more at most.
+MOVE_QUERIES = 5 + 2
 #: The frames of every viewer after a move: the last moves, read once for all of them.
 FRAME_QUERIES = 1
 #: A socket that connects or asks ``sync``: the game with its match, users and league, and
@@ -69,6 +70,31 @@ def test_a_move_costs_a_fixed_number_of_queries_first_game_included(alice, bob) 
         assert len(sql) <= MOVE_QUERIES, "\n".join(sql)
         counted += 1
     assert counted >= 5
+
+
+def test_the_frames_sent_after_a_move_equal_the_frames_read_afresh(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """The service builds the frames from the engine game and log rows it holds; they must be
+    exactly what reading the game and its log again gives."""
+    sent: list[dict] = []
+    monkeypatch.setattr(services, "game_event_send", lambda **kwargs: sent.append(kwargs))
+    game = _game(alice, bob)
+    users = {0: alice, 1: bob}
+    for i in range(45):
+        game = Game.objects.select_related("match__user0", "match__user1").get(pk=game.pk)
+        if not game.is_active:
+            break
+        seat = game.to_move
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_play_move(
+                game_id=game.pk, user=users[seat], move=legal(game, seat)[-1],
+                version=game.version, move_id=f"f{i}",
+            )  # fmt: skip
+        game = Game.objects.select_related("match__user0", "match__user1").get(pk=game.pk)
+        if game.is_active:
+            assert sent[-1]["frames"] == game_event_frames(game), f"after move {i}"
+    assert len(sent) >= 20
 
 
 @pytest.mark.parametrize("moves", [0, 1, 3, 40])
