@@ -21,6 +21,9 @@ import websockets
 
 LATE = 3.0  # seconds the opponent's state may take before it counts as a timeout
 TIMEOUT = 10.0  # seconds the mover's own state may take
+#: Seconds between a floor socket's frames: often enough for a p99 over a run, rarely enough
+#: that the floors (four sockets, half of them committing) add little load of their own.
+PROBE_INTERVAL = 0.5
 
 
 @dataclass
@@ -160,7 +163,14 @@ class Load:
         self.moves = 0
 
     async def run(self, duration: float, probes: int = 2) -> Figures:
-        self.end = time.perf_counter() + duration
+        """Open every table, then play for ``duration`` seconds: the figures are of the steady
+        state, not of hundreds of sockets connecting at once."""
+        self.duration = duration
+        self.end = float("inf")  # set when the last table is open
+        self.opening = len(self.tables) + len(self.bot_tables)
+        self.ready = asyncio.Event()
+        if not self.opening:
+            self._start()
         jobs = [self._human(i, t) for i, t in enumerate(self.tables)]
         jobs += [self._bot(i, t) for i, t in enumerate(self.bot_tables)]
         for i in range(probes):
@@ -170,9 +180,27 @@ class Load:
         await asyncio.gather(*jobs)
         return self.figures
 
+    async def _gave_up(self) -> None:
+        """A table that failed before it opened still counts as done opening."""
+        self.opening -= 1
+        if self.opening == 0 and not self.ready.is_set():
+            self._start()
+
+    def _start(self) -> None:
+        self.end = time.perf_counter() + self.duration
+        self.ready.set()
+
+    async def _opened(self) -> None:
+        """One table is open (or gave up): wait until every table is, then play."""
+        self.opening -= 1
+        if self.opening == 0:
+            self._start()
+        await self.ready.wait()
+
     async def _lag(self) -> None:
         """How late the client's own loop wakes from a 50 ms sleep: when it is late, the
         client, not the server, is the bottleneck and every figure above is inflated."""
+        await self.ready.wait()
         while time.perf_counter() < self.end:
             before = time.perf_counter()
             await asyncio.sleep(0.05)
@@ -210,10 +238,13 @@ class Load:
 
     async def _human(self, index: int, table: dict[str, Any]) -> None:
         socks: list[Sock] = []
+        opened = False
         try:
             socks = await self._open(table, index, table["keys"])
             for sock in socks:
                 await _first_state(sock)
+            opened = True
+            await self._opened()
             next_at = time.perf_counter() + self.rng.random() * self.interval
             played = 0
             fresh = {id(s) for s in socks}  # sockets that have not moved yet
@@ -263,14 +294,19 @@ class Load:
         except (OSError, websockets.WebSocketException, RuntimeError):
             self.figures.failed_tables += 1
         finally:
+            if not opened:
+                await self._gave_up()
             for sock in socks:
                 await sock.close()
 
     async def _bot(self, index: int, table: dict[str, Any]) -> None:
         sock: Sock | None = None
+        opened = False
         try:
             sock = (await self._open(table, index, [table["key"]]))[0]
             await _first_state(sock)
+            opened = True
+            await self._opened()
             next_at = time.perf_counter() + self.rng.random() * self.interval
             while True:
                 next_at = await self._pace(next_at)
@@ -292,12 +328,16 @@ class Load:
         except (OSError, websockets.WebSocketException, RuntimeError):
             self.figures.failed_tables += 1
         finally:
+            if not opened:
+                await self._gave_up()
             if sock is not None:
                 await sock.close()
 
     async def _probe(self, index: int, path: str, into: list[float]) -> None:
-        """A floor: one socket sending a short frame every 0.1 s and timing its echo."""
+        """A floor: one socket sending a short frame every ``PROBE_INTERVAL`` and timing its
+        echo."""
         url = self.urls[index % len(self.urls)]
+        await self.ready.wait()
         try:
             conn = await websockets.connect(
                 url.replace("http://", "ws://") + path, origin=url, open_timeout=20
@@ -313,7 +353,7 @@ class Load:
                 await conn.send(json.dumps({"n": n}))
                 await asyncio.wait_for(conn.recv(), TIMEOUT)
                 into.append(time.perf_counter() - sent)
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(PROBE_INTERVAL)
         except (TimeoutError, websockets.WebSocketException):
             self.figures.timeouts += 1
         finally:

@@ -10,7 +10,7 @@ REDIS_URL under key prefixes of its own, 1 or 2 processes), creates the players 
 through a Django script, opens ``--players``/2 tables between people (each on its own two
 sockets, on different processes where there are two) and ``--bot-tables`` against the expert
 bot, and plays moves chosen from the mover's ``legal_moves`` at ``--rate`` moves per second per
-table. Meanwhile two sockets ping the echo floor and two the echo + commit floor every 0.1 s.
+table. Meanwhile two sockets ping the echo floor and two the echo + commit floor every 0.5 s.
 It prints a table and writes a JSON file; everything it started is stopped and deleted after.
 """
 
