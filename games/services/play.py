@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
@@ -59,64 +59,65 @@ def game_play_move(
         raise GameError(BAD_MESSAGE, f"A move id is a string of at most {MAX_MOVE_ID} characters.")
     if not isinstance(move, str):
         raise GameError(BAD_MESSAGE, "A move is a text such as h:7D-c2.")
-    with transaction.atomic():
-        game = game_lock(game_id)
-        match = game.match
-        acting = acting_seat(match, user=user, bot=bot, seat=seat)
-        if move_id:
-            # At most one row (unique per game): no first(), whose ORDER BY costs a third.
-            found = Move.objects.filter(game_id=game.pk, client_move_id=move_id).order_by()[:1]
-            earlier = next(iter(found), None)
-            if earlier is not None:
-                if earlier.seat != acting:
-                    raise GameError(BAD_MESSAGE, "That move id was already used in this game.")
-                return MoveResult(
-                    game_id=game.pk,
-                    version=earlier.version,
-                    ply=earlier.ply,
-                    seat=earlier.seat,
-                    move=earlier.text,
-                    replayed=True,
+    acting: int | None = None
+    try:
+        with transaction.atomic():
+            game = game_lock(game_id)
+            match = game.match
+            acting = acting_seat(match, user=user, bot=bot, seat=seat)
+            fresh = game.is_active and game.to_move == acting and version == game.version
+            if move_id and not fresh:
+                # A resend of a move already applied carries the version it was chosen
+                # against, so it is refused below: look for it first. (A fresh move's id is
+                # checked by the log's unique constraint instead, saving a query per move.)
+                earlier = _move_by_id(game.pk, move_id)
+                if earlier is not None:
+                    return _replayed(earlier, acting)
+            if not game.is_active:
+                raise GameError(GAME_OVER, "This game is over.")
+            if game.to_move != acting:
+                raise GameError(
+                    NOT_YOUR_TURN,
+                    f"It is not your turn: {opponent_phrase(match, 1 - acting)} is playing.",
                 )
-        if not game.is_active:
-            raise GameError(GAME_OVER, "This game is over.")
-        if game.to_move != acting:
-            raise GameError(
-                NOT_YOUR_TURN,
-                f"It is not your turn: {opponent_phrase(match, 1 - acting)} is playing.",
+            if version != game.version:
+                raise GameError(
+                    STALE_VERSION,
+                    "The table moved on since you chose that move; here is the current state.",
+                    params={"version": game.version},
+                )
+            played = engine.Game.from_dict(game.state)
+            try:
+                parsed = engine.Move.parse(move)
+                played.play(parsed)
+            except engine.IllegalMove as exc:
+                raise GameError(
+                    ILLEGAL_MOVE, str(exc), params=dict(exc.params), engine_code=exc.code
+                ) from exc
+            game.state = played.to_dict()
+            game.version += 1
+            log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id)
+            ply = log[-1]["ply"]
+            game_ended = match_ended = False
+            if played.outcome is not None:
+                outcome = played.outcome
+                match_ended = _game_finish(
+                    game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
+                )
+                game_ended = True
+            clock.after_move(game, acting=acting, timed_out=timed_out)
+            game.save()
+            broadcast_on_commit(
+                game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )
-        if version != game.version:
-            raise GameError(
-                STALE_VERSION,
-                "The table moved on since you chose that move; here is the current state.",
-                params={"version": game.version},
-            )
-        played = engine.Game.from_dict(game.state)
-        try:
-            parsed = engine.Move.parse(move)
-            played.play(parsed)
-        except engine.IllegalMove as exc:
-            raise GameError(
-                ILLEGAL_MOVE, str(exc), params=dict(exc.params), engine_code=exc.code
-            ) from exc
-        game.state = played.to_dict()
-        game.version += 1
-        log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id)
-        ply = log[-1]["ply"]
-        game_ended = match_ended = False
-        if played.outcome is not None:
-            outcome = played.outcome
-            match_ended = _game_finish(
-                game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
-            )
-            game_ended = True
-        clock.after_move(game, acting=acting, timed_out=timed_out)
-        game.save()
-        broadcast_on_commit(
-            game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
-        )
-        if game.is_active and match.is_bot(game.to_move):
-            transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+            if game.is_active and match.is_bot(game.to_move):
+                transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+    except IntegrityError:
+        # The log's unique constraint: this id was used before, at the current version.
+        earlier = _move_by_id(game_id, move_id) if move_id and acting is not None else None
+        if earlier is None or acting is None:
+            raise
+        return _replayed(earlier, acting)
     return MoveResult(
         game_id=game.pk,
         version=game.version,
@@ -124,6 +125,27 @@ def game_play_move(
         seat=acting,
         move=str(parsed),
         replayed=False,
+    )
+
+
+def _move_by_id(game_id: int, move_id: str) -> Move | None:
+    """The log row with this client move id, if any (at most one: unique per game)."""
+    return next(
+        iter(Move.objects.filter(game_id=game_id, client_move_id=move_id).order_by()[:1]), None
+    )
+
+
+def _replayed(earlier: Move, acting: int) -> MoveResult:
+    """The result of a move id seen before: the earlier move's, if the same seat sent it."""
+    if earlier.seat != acting:
+        raise GameError(BAD_MESSAGE, "That move id was already used in this game.")
+    return MoveResult(
+        game_id=earlier.game_id,
+        version=earlier.version,
+        ply=earlier.ply,
+        seat=earlier.seat,
+        move=earlier.text,
+        replayed=True,
     )
 
 

@@ -101,6 +101,25 @@ def test_a_repeated_move_id_returns_the_earlier_result_and_applies_nothing(
     assert game.version == 2 and game.moves.count() == 2
 
 
+def test_a_used_move_id_at_the_current_version_applies_nothing(alice, human_starts) -> None:
+    """A fresh move's id is checked by the log's unique constraint, not by a query first: an id
+    reused at the current version answers the earlier move, and the game plays on."""
+    game = current_game(human_starts(alice))
+    first = a_center_move(game)
+    one = game_play_move(game_id=game.pk, user=alice, move=first, version=0, move_id="same")
+    game.refresh_from_db()
+    second = legal(game, 0)[0]
+
+    again = game_play_move(game_id=game.pk, user=alice, move=second, version=1, move_id="same")
+
+    assert again.replayed and (again.version, again.move) == (one.version, first)
+    game.refresh_from_db()
+    assert game.version == 1 and game.moves.count() == 1
+    game_play_move(game_id=game.pk, user=alice, move=second, version=1, move_id="next")
+    game.refresh_from_db()
+    assert game.version == 2 and game.moves.count() == 2
+
+
 def test_a_move_id_of_the_other_seat_is_a_bad_message(alice, human_starts) -> None:
     game = current_game(human_starts(alice))
     side = a_side_move(game)
