@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games.errors import BAD_MESSAGE, THROTTLED, GameError
+from spite.consumers import DirectDispatch
 
 #: Close codes after a refusal on connect (4000 to 4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
@@ -56,7 +57,7 @@ class TokenBucket:
         return (1 - self.tokens) / self.rate
 
 
-class JsonSocket(AsyncJsonWebsocketConsumer):
+class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     """A socket of JSON objects with a ``type``, each answered by one handler.
 
     Limits (``GAMES_WS_MAX_MESSAGE``, ``GAMES_WS_THROTTLE``) are read per connection.

@@ -1,0 +1,46 @@
+"""spite.consumers.DirectDispatch: every socket of the site hands a message straight to its
+handler, without channels' per-message hop to the database thread (docs/performance.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from benchfloor.consumers import CommitConsumer, EchoConsumer
+from games.consumers import GameConsumer
+from leagues.consumers import QueueConsumer
+from lobby.consumers import NotificationConsumer
+from spite.consumers import DirectDispatch
+
+
+@pytest.mark.parametrize(
+    "consumer", [GameConsumer, NotificationConsumer, QueueConsumer, EchoConsumer, CommitConsumer]
+)
+def test_every_socket_dispatches_directly(consumer: type) -> None:
+    assert consumer.dispatch is DirectDispatch.dispatch
+
+
+class _Recorder(DirectDispatch):
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    async def game_event(self, message: dict[str, Any]) -> None:
+        self.seen.append(message)
+
+
+def test_a_message_reaches_its_handler_without_the_database_thread(monkeypatch) -> None:
+    def no_hop() -> None:
+        raise AssertionError("dispatch went through the database thread")
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", no_hop)
+    monkeypatch.setattr("channels.db.close_old_connections", no_hop)
+    recorder = _Recorder()
+    async_to_sync(recorder.dispatch)({"type": "game.event", "version": 3})
+    assert recorder.seen == [{"type": "game.event", "version": 3}]
+
+
+def test_a_message_without_a_handler_is_an_error() -> None:
+    with pytest.raises(ValueError, match=r"No handler for message type game\.nothing"):
+        async_to_sync(_Recorder().dispatch)({"type": "game.nothing"})
