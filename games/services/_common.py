@@ -13,7 +13,7 @@ from games import notify, services
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import SEATS, Game, Match, Move
 from games.selectors import game_event_frames, log_tail
-from games.services._lock import game_row_lock
+from games.services._rows import game_row_lock, move_row_insert
 
 RESIGN_SCOPES = ("game", "match")
 MAX_MOVE_ID = 64
@@ -38,7 +38,7 @@ class MoveResult:
 def game_lock(game_id: int) -> Game:
     """The game row and its match row, locked until the transaction ends (seated users are
     read along, not locked: PostgreSQL locks no nullable side of an outer join). The query is
-    written out once (``games.services._lock``): compiling it was most of its cost."""
+    written out once (``games.services._rows``): compiling it was most of its cost."""
     game = game_row_lock(game_id)
     if game is None:
         raise GameError(NOT_FOUND, "There is no such game.")
@@ -80,8 +80,8 @@ def log_append(
     with the new one: one query numbers the row and feeds the frames."""
     tail = log_tail(game.pk)
     ply = tail[-1]["ply"] + 1 if tail else 0
-    Move.objects.create(
-        game=game,
+    move_row_insert(
+        game_id=game.pk,
         ply=ply,
         seat=seat,
         kind=kind,

@@ -33,6 +33,7 @@ from games.services._common import (
     log_append,
     opponent_phrase,
 )
+from games.services._rows import game_row_save
 from games.services.matches import game_create
 
 
@@ -106,7 +107,7 @@ def game_play_move(
                 )
                 game_ended = True
             clock.after_move(game, acting=acting, timed_out=timed_out)
-            game.save()
+            game_row_save(game)
             broadcast_on_commit(
                 game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )

@@ -1,12 +1,11 @@
-"""The row lock every game action starts with, written out as SQL once per database.
+"""A move's rows written out as SQL: the lock, the log row, the game's update.
 
-``Game.objects.select_for_update(of=("self", "match")).select_related("match", "match__user0",
-"match__user1").get(pk=…)`` gives the same objects, but compiling that query took longer than
-running it: 3.1 ms against 0.9 ms on PostgreSQL here (bench/profile_move.py), on every move,
-in the one thread that does a server process's database work. The SQL is built from the
-models' fields when first needed, and each value goes through the fields' own converters and
-``Model.from_db``, as the ORM does, so a field added to a model is read with no change here
-(``tests/games/test_lock.py`` compares the two on every field).
+On every move, in the one thread that does a server process's database work, the ORM spent
+longer compiling these queries than the database spent running them: the lock with its
+select_related 3.1 ms against 0.9 ms on PostgreSQL here (bench/profile_move.py). The SQL is
+built from the models' fields when first needed; values go through the fields' own converters
+and ``Model.from_db`` (reading) and ``get_db_prep_save`` (writing), as the ORM does, so a field
+added to a model needs no change here. ``tests/games/test_rows.py`` compares each with the ORM.
 """
 
 from __future__ import annotations
@@ -17,8 +16,12 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from django.utils import timezone
 
-from games.models import Game, Match
+from games.models import Game, Match, Move
+
+#: Where ``game_row_lock`` keeps the values it read, for ``game_row_save`` to compare.
+_LOADED = "_rows_loaded"
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,9 @@ class _Table:
             for convert in converters:
                 value = convert(value, expression, connection)
             converted.append(value)
-        return self.model.from_db(connection.alias, self.attnames, converted)
+        instance = self.model.from_db(connection.alias, self.attnames, converted)
+        setattr(instance, _LOADED, dict(zip(self.attnames, converted, strict=True)))
+        return instance
 
 
 def _table(model: type[Model], alias: str) -> _Table:
@@ -103,3 +108,54 @@ def game_row_lock(game_id: int) -> Game | None:
         setattr(match, f"user{seat}", user)
     game.match = match
     return game
+
+
+def game_row_save(game: Game) -> None:
+    """Write the fields of ``game`` that changed since ``game_row_lock`` read it (none: no
+    query). A game not read by the lock is saved whole."""
+    loaded = getattr(game, _LOADED, None)
+    if loaded is None:
+        game.save()
+        return
+    fields = [
+        f for f in Game._meta.concrete_fields if not f.primary_key
+        and getattr(game, f.attname) != loaded[f.attname]
+    ]  # fmt: skip
+    if not fields:
+        return
+    q = connection.ops.quote_name
+    sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
+    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(Game._meta.pk.column)} = %s",
+            [*params, game.pk],
+        )
+    loaded.update({f.attname: getattr(game, f.attname) for f in fields})
+
+
+@cache
+def _insert_sql(vendor: str) -> tuple[str, list[Any]]:
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    q = connection.ops.quote_name
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join("%s" for _ in fields)
+    return f"INSERT INTO {q(Move._meta.db_table)} ({columns}) VALUES ({marks})", fields
+
+
+def move_row_insert(**values: Any) -> None:
+    """Insert one Move row: ``values`` by attname (``game_id``, ``ply``, …); fields left out
+    take their defaults (``auto_now_add``: now). Raises IntegrityError as ``create`` would."""
+    sql, fields = _insert_sql(connection.vendor)
+    now = timezone.now()
+    params = []
+    for field in fields:
+        if field.attname in values:
+            value = values[field.attname]
+        elif getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+            value = now
+        else:
+            value = field.get_default()
+        params.append(field.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
