@@ -198,6 +198,9 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if frames is None:
             return  # no frames for this viewer: ask for nothing, the next sync sets it right
         for frame in frames:
+            if frame.get("type") == "state" and frame.get("spectators") is None:
+                # The count this socket keeps current from spectators notices.
+                frame = {**frame, "spectators": self.spectators_sent or 0}
             await self.send_json(frame)
             if frame.get("type") == "state":
                 self.spectators_sent = frame.get("spectators")

@@ -172,7 +172,8 @@ class _FrameBuilder:
 
     A service that just changed the game passes what it already holds: the engine's game for
     ``game.state`` and the log's latest rows (``log_tail`` after its own row), saving a parse and
-    a query per move."""
+    a query per move. ``count_spectators=False`` leaves ``spectators`` None, for the socket to
+    fill in (``game_event_frames``)."""
 
     def __init__(
         self,
@@ -180,6 +181,7 @@ class _FrameBuilder:
         *,
         engine_game: engine.Game | None = None,
         log: list[dict[str, Any]] | None = None,
+        count_spectators: bool = True,
     ) -> None:
         self.game = game
         self.match = game.match
@@ -200,7 +202,7 @@ class _FrameBuilder:
             "version": game.version,
             "last_moves": self.last_moves,
             "match": _match_info(self.match, self.next_game),
-            "spectators": spectator_count(game.pk),
+            "spectators": spectator_count(game.pk) if count_spectators else None,
             "clock": _clock_info(game),
             "presence": _presence_info(game),
         }
@@ -279,8 +281,10 @@ def game_event_frames(
     """Every viewer's frames after a change: the state, then ``game_end`` and ``match_end``
     when this change ended the game or the match. Keyed by ``broadcast.viewer_key``; bot
     seats get no frames (nobody watches through their eyes). ``engine_game`` and ``log``: see
-    ``_FrameBuilder``."""
-    builder = _FrameBuilder(game, engine_game=engine_game, log=log)
+    ``_FrameBuilder``. The state's ``spectators`` is None: each socket fills in the count it
+    keeps current from ``spectators`` notices (``GameConsumer.game_event``), so a move costs no
+    read of the shared count."""
+    builder = _FrameBuilder(game, engine_game=engine_game, log=log, count_spectators=False)
     tail = []
     if game_ended:
         tail.append(builder.game_end())

@@ -108,3 +108,37 @@ async def test_an_open_spectator_socket_refreshes_its_entry(
     count = len(touched)
     await asyncio.sleep(0.2)
     assert len(touched) == count  # the refresher stops with the socket
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_state_after_a_move_carries_the_count_each_socket_knows(
+    alice, bob, human_starts
+) -> None:
+    """A move's broadcast reads no count: each socket fills in the one it keeps current."""
+    from tests.games.helpers import legal
+
+    def make():
+        from django.test import Client
+
+        game = current_game(human_starts(alice))
+        return game, session_cookie(Client(), alice), legal(game, 0)[0]
+
+    game, alice_cookie, move = await sync_to_async(make)()
+    player = await open_socket(game.pk, alice_cookie)
+    try:
+        assert (await player.receive_json_from())["spectators"] == 0
+        watchers = [await open_socket(game.pk) for _ in range(2)]
+        for watcher in watchers:
+            await watcher.receive_json_from()
+        assert (await frames(player))[-1] == {"type": "spectators", "count": 2}
+
+        await player.send_json_to({"type": "move", "move": move, "version": 0, "id": "m1"})
+        states = [f for f in await frames(player) if f["type"] == "state"]
+        assert [(s["version"], s["spectators"]) for s in states] == [(1, 2)]
+        for watcher in watchers:
+            state = [f for f in await frames(watcher) if f["type"] == "state"][-1]
+            assert (state["version"], state["spectators"]) == (1, 2)
+            await watcher.disconnect()
+    finally:
+        await player.disconnect()
