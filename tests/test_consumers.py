@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from benchfloor.consumers import CommitConsumer, EchoConsumer
 from games.consumers import GameConsumer
 from leagues.consumers import QueueConsumer
 from lobby.consumers import NotificationConsumer
 from spite.consumers import DirectDispatch
+from tests.live_server import run_async
 
 
 @pytest.mark.parametrize(
@@ -37,10 +37,10 @@ def test_a_message_reaches_its_handler_without_the_database_thread(monkeypatch) 
     monkeypatch.setattr("channels.consumer.aclose_old_connections", no_hop)
     monkeypatch.setattr("channels.db.close_old_connections", no_hop)
     recorder = _Recorder()
-    async_to_sync(recorder.dispatch)({"type": "game.event", "version": 3})
+    run_async(recorder.dispatch({"type": "game.event", "version": 3}))
     assert recorder.seen == [{"type": "game.event", "version": 3}]
 
 
 def test_a_message_without_a_handler_is_an_error() -> None:
     with pytest.raises(ValueError, match=r"No handler for message type game\.nothing"):
-        async_to_sync(_Recorder().dispatch)({"type": "game.nothing"})
+        run_async(_Recorder().dispatch({"type": "game.nothing"}))

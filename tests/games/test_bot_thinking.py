@@ -21,6 +21,7 @@ from django.conf import settings as django_settings
 import engine
 from engine.bots import names
 from games import bot_thinking, bots
+from tests.live_server import run_async
 
 LEVELS = names()
 
@@ -77,7 +78,7 @@ def test_think_async_is_the_same_choice(pool: None) -> None:
         jobs = [bot_thinking.think_async(level, 9, *POSITIONS[-1]) for level in LEVELS]
         return await asyncio.gather(*jobs)
 
-    assert asyncio.run(main()) == [in_thread(level, 9, *POSITIONS[-1]) for level in LEVELS]
+    assert run_async(main()) == [in_thread(level, 9, *POSITIONS[-1]) for level in LEVELS]
 
 
 def test_workers_run_at_a_lowered_priority_in_another_process(pool: None) -> None:
@@ -126,7 +127,7 @@ def test_a_pool_that_keeps_breaking_falls_back_to_this_thread(
     state, seat = POSITIONS[-1]
     with caplog.at_level(logging.WARNING, logger="games.bot_thinking"):
         assert bot_thinking.think("expert", 4, state, seat) == in_thread("expert", 4, state, seat)
-        move = asyncio.run(bot_thinking.think_async("expert", 4, state, seat))
+        move = run_async(bot_thinking.think_async("expert", 4, state, seat))
     assert move == in_thread("expert", 4, state, seat)
     assert len(made) == 4  # one try and one retry, twice
     assert caplog.text.count("thinking in") == 2
@@ -154,7 +155,7 @@ def test_thread_mode_and_the_inline_runner_use_no_process(
     async def main() -> str:
         return await turn().choose_async()
 
-    assert asyncio.run(main()) == expected
+    assert run_async(main()) == expected
 
 
 def test_process_mode_thinks_through_the_pool(
@@ -175,6 +176,6 @@ def test_process_mode_thinks_through_the_pool(
     monkeypatch.setattr(bot_thinking, "think", think)
     monkeypatch.setattr(bot_thinking, "think_async", think_async)
     assert turn().choose() == "sync"
-    assert asyncio.run(turn().choose_async()) == "async"
+    assert run_async(turn().choose_async()) == "async"
     state, seat = POSITIONS[-1]
     assert calls == [("expert", 5, state, seat)] * 2
