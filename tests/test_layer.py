@@ -12,8 +12,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from spite import layer
 
@@ -60,15 +58,21 @@ def _in_plain_thread(function: Any) -> Any:
         return pool.submit(function).result()
 
 
-def test_without_a_server_loop_the_message_is_sent_before_returning() -> None:
-    def send_and_receive() -> dict[str, Any]:
-        channels = get_channel_layer()
-        channel = async_to_sync(channels.new_channel)()
-        async_to_sync(channels.group_add)("layer-test", channel)
-        layer.group_send_soon("layer-test", {"type": "ping", "n": 1}, what="a ping")
-        return async_to_sync(channels.receive)(channel)
+def test_without_a_server_loop_the_message_is_sent_before_returning(monkeypatch) -> None:
+    sent: list[tuple[str, dict[str, Any]]] = []
 
-    assert _in_plain_thread(send_and_receive) == {"type": "ping", "n": 1}
+    class Recording:
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            await asyncio.sleep(0.05)  # the caller must wait for this
+            sent.append((group, message))
+
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: Recording())
+
+    def send() -> list[tuple[str, dict[str, Any]]]:
+        layer.group_send_soon("layer-test", {"type": "ping", "n": 1}, what="a ping")
+        return list(sent)
+
+    assert _in_plain_thread(send) == [("layer-test", {"type": "ping", "n": 1})]
 
 
 def test_in_a_server_the_send_is_handed_to_its_loop_without_waiting(
