@@ -30,8 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -40,22 +38,18 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
+from bench.live.servers import free_port, fresh_database
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the virtualenv's bin/, where daphne is installed
 STARTUP_TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -143,26 +137,10 @@ def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dic
     return env
 
 
-@contextmanager
-def postgres_database(url: str, *, prefix: str = "spite_live") -> Iterator[str]:
-    """A fresh, empty PostgreSQL database on the server ``url`` names (same user and
-    password), as a URL; dropped on exit (``WITH (FORCE)``: servers may still hold
-    connections)."""
-    import psycopg
-    from psycopg import sql
-
-    parts = urllib.parse.urlsplit(url)
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
+def postgres_database(url: str, *, prefix: str = "spite_live") -> AbstractContextManager[str]:
+    """A fresh, empty PostgreSQL database on the server ``url`` names, as a URL; dropped on
+    exit (the bench's ``fresh_database``)."""
+    return fresh_database(url, prefix=prefix)
 
 
 def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> str | None:

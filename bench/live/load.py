@@ -180,22 +180,26 @@ class Load:
         await asyncio.gather(*jobs)
         return self.figures
 
-    async def _gave_up(self) -> None:
-        """A table that failed before it opened still counts as done opening."""
-        self.opening -= 1
-        if self.opening == 0 and not self.ready.is_set():
-            self._start()
-
     def _start(self) -> None:
         self.end = time.perf_counter() + self.duration
         self.ready.set()
 
-    async def _opened(self) -> None:
-        """One table is open (or gave up): wait until every table is, then play."""
+    def _done_opening(self) -> None:
+        """One table is open, or gave up before it was: the run starts with the last one."""
         self.opening -= 1
         if self.opening == 0:
             self._start()
-        await self.ready.wait()
+
+    async def _reopen(
+        self, socks: list[Sock], table: dict[str, Any], index: int, keys: list[str]
+    ) -> list[Sock]:
+        """Close ``socks``; open ``keys``' sockets on ``table``, each with its first state."""
+        for sock in socks:
+            await sock.close()
+        socks = await self._open(table, index, keys)
+        for sock in socks:
+            await _first_state(sock)
+        return socks
 
     async def _lag(self) -> None:
         """How late the client's own loop wakes from a 50 ms sleep: when it is late, the
@@ -240,11 +244,10 @@ class Load:
         socks: list[Sock] = []
         opened = False
         try:
-            socks = await self._open(table, index, table["keys"])
-            for sock in socks:
-                await _first_state(sock)
+            socks = await self._reopen([], table, index, table["keys"])
             opened = True
-            await self._opened()
+            self._done_opening()
+            await self.ready.wait()
             next_at = time.perf_counter() + self.rng.random() * self.interval
             played = 0
             fresh = {id(s) for s in socks}  # sockets that have not moved yet
@@ -260,11 +263,7 @@ class Load:
                     if not self.pool.human:
                         return
                     table = self.pool.human.pop()
-                    for sock in socks:
-                        await sock.close()
-                    socks = await self._open(table, index, table["keys"])
-                    for sock in socks:
-                        await _first_state(sock)
+                    socks = await self._reopen(socks, table, index, table["keys"])
                     fresh = {id(s) for s in socks}
                     continue
                 to_move = latest["view"]["to_move"]
@@ -284,18 +283,14 @@ class Load:
                         await other.conn.send(json.dumps({"type": "sync"}))
                 played += 1
                 if self.reconnect_every and played % self.reconnect_every == 0:
-                    for sock in socks:
-                        await sock.close()
-                    socks = await self._open(table, index, table["keys"])
-                    for sock in socks:
-                        await _first_state(sock)
+                    socks = await self._reopen(socks, table, index, table["keys"])
                     fresh = {id(s) for s in socks}
                     self.figures.reconnects += 1
         except (OSError, websockets.WebSocketException, RuntimeError):
             self.figures.failed_tables += 1
         finally:
             if not opened:
-                await self._gave_up()
+                self._done_opening()
             for sock in socks:
                 await sock.close()
 
@@ -303,10 +298,10 @@ class Load:
         sock: Sock | None = None
         opened = False
         try:
-            sock = (await self._open(table, index, [table["key"]]))[0]
-            await _first_state(sock)
+            [sock] = await self._reopen([], table, index, [table["key"]])
             opened = True
-            await self._opened()
+            self._done_opening()
+            await self.ready.wait()
             next_at = time.perf_counter() + self.rng.random() * self.interval
             while True:
                 next_at = await self._pace(next_at)
@@ -319,9 +314,7 @@ class Load:
                     if not self.pool.bot:
                         return
                     table = self.pool.bot.pop()
-                    await sock.close()
-                    sock = (await self._open(table, index, [table["key"]]))[0]
-                    await _first_state(sock)
+                    [sock] = await self._reopen([sock], table, index, [table["key"]])
                     continue
                 if state["view"]["to_move"] == state["you"]:
                     await self._move(sock, state, self.figures.bot_rtt)
@@ -329,7 +322,7 @@ class Load:
             self.figures.failed_tables += 1
         finally:
             if not opened:
-                await self._gave_up()
+                self._done_opening()
             if sock is not None:
                 await sock.close()
 

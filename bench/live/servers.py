@@ -27,19 +27,22 @@ SERVERS = ("daphne", "uvicorn", "uvicorn-workers")
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
 @contextmanager
-def fresh_database(url: str) -> Iterator[str]:
-    """A new PostgreSQL database beside ``url``'s, dropped at the end; yields its URL."""
+def fresh_database(url: str, *, prefix: str = "spite_bench") -> Iterator[str]:
+    """A new, empty PostgreSQL database beside ``url``'s (same server, user and password),
+    named ``<prefix>_<hex>``; yields its URL. Dropped at the end ``WITH (FORCE)``: servers may
+    still hold connections. (tests/live_server.py's ``postgres_database`` too.)"""
     import psycopg
     from psycopg import sql
 
     parts = urllib.parse.urlsplit(url)
-    name = f"spite_bench_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
