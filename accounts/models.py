@@ -36,6 +36,8 @@ class User(AbstractUser):
     objects = CaseInsensitiveUserManager()
 
     class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.UniqueConstraint(
@@ -69,6 +71,8 @@ class Block(models.Model):
     created_at = models.DateTimeField(_("blocked at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
@@ -118,6 +122,8 @@ class BotAccountRequest(models.Model):
     )
 
     class Meta:
+        verbose_name = _("bot account request")
+        verbose_name_plural = _("bot account requests")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(

@@ -8,6 +8,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 PREFIX_LENGTH = 8
 
@@ -27,16 +28,21 @@ def key_new() -> str:
 
 class ApiToken(models.Model):
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
-    name = models.CharField(max_length=60)
-    key_hash = models.CharField(max_length=64, unique=True)
-    prefix = models.CharField(max_length=PREFIX_LENGTH)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(_("name"), max_length=60)
+    key_hash = models.CharField(_("key hash"), max_length=64, unique=True)
+    prefix = models.CharField(_("prefix"), max_length=PREFIX_LENGTH)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:

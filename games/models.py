@@ -108,6 +108,7 @@ class Match(models.Model):
     )
 
     class Meta:
+        verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-id"]
         constraints = [
@@ -236,6 +237,8 @@ class Game(models.Model):
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="games_game_match_number"),
@@ -299,6 +302,8 @@ class Move(models.Model):
     created_at = models.DateTimeField(_("played at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game_id", "ply"]
         constraints = [
             models.UniqueConstraint(fields=["game", "ply"], name="games_move_game_ply"),
@@ -337,6 +342,8 @@ class SeatPresence(models.Model):
     seen_at = models.DateTimeField(_("last seen"))
 
     class Meta:
+        verbose_name = _("seat presence")
+        verbose_name_plural = _("seat presences")
         indexes = [models.Index(fields=["match", "seat"], name="games_presence_seat_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(seat__in=SEATS), name="games_presence_seat")

@@ -73,6 +73,8 @@ class League(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
@@ -131,6 +133,8 @@ class Membership(models.Model):
     rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         ordering = ["league_id", "-rating", "id"]
         constraints = [
             models.UniqueConstraint(fields=["league", "user"], name="leagues_membership_once"),
@@ -183,6 +187,7 @@ class QueueEntry(models.Model):
     )
 
     class Meta:
+        verbose_name = _("queue entry")
         verbose_name_plural = _("queue entries")
         ordering = ["league_id", "joined_at", "id"]
         constraints = [
@@ -224,6 +229,8 @@ class RatingChange(models.Model):
     at = models.DateTimeField(_("rated at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["membership_id", "at", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -302,6 +309,8 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="leagues_tournament_slug"),
@@ -335,6 +344,7 @@ class Entry(models.Model):
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("entry")
         verbose_name_plural = _("entries")
         ordering = ["tournament_id", "joined_at", "id"]
         constraints = [
@@ -368,6 +378,8 @@ class Round(models.Model):
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="leagues_round_once"),
@@ -429,6 +441,7 @@ class TournamentMatch(models.Model):
     )
 
     class Meta:
+        verbose_name_plural = _("tournament pairings")
         verbose_name = _("tournament pairing")
         ordering = ["round_id", "board", "id"]
 

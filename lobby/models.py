@@ -64,6 +64,8 @@ class Challenge(models.Model):
     answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -132,6 +134,8 @@ class Seek(models.Model):
     taken_at = models.DateTimeField(_("taken at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
         ordering = ["-created_at", "-id"]
         indexes = [
             # the open list (and the expiry sweep), and "my open seeks"
