@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Game, Match, Move
 
@@ -35,11 +37,11 @@ class MatchAdmin(admin.ModelAdmin):
     raw_id_fields = ["user0", "user1"]
     inlines = [GameInline]
 
-    @admin.display(description="seat 0")
+    @admin.display(description=gettext_lazy("seat 0"))
     def seat0(self, obj: Match) -> str:
         return _seat_label(obj, 0)
 
-    @admin.display(description="seat 1")
+    @admin.display(description=gettext_lazy("seat 1"))
     def seat1(self, obj: Match) -> str:
         return _seat_label(obj, 1)
 
@@ -47,7 +49,11 @@ class MatchAdmin(admin.ModelAdmin):
 def _seat_label(match: Match, seat: int) -> str:
     """The seat's name, marked when a bot account holds it (docs/bot_accounts.md)."""
     user = match.user_at(seat)
-    return match.seat_name(seat) + (" [bot account]" if user is not None and user.is_bot else "")
+    name = match.seat_name(seat)
+    if user is not None and user.is_bot:
+        # Translators: the admin's match list; a seat held by a bot account.
+        return _("%(name)s [bot account]") % {"name": name}
+    return name
 
 
 @admin.register(Game)

@@ -11,6 +11,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.errors import GameError
 from leagues.models import (
@@ -97,10 +99,17 @@ class LeagueAdmin(LeagueScopedAdmin):
     prepopulated_fields = {"slug": ("name",)}
     actions = ["archive_selected"]
 
-    @admin.action(description="Archive the selected leagues (they keep standings, play no more)")
+    @admin.action(
+        description=gettext_lazy("Archive the selected leagues (they keep standings, play no more)")
+    )
     def archive_selected(self, request: HttpRequest, queryset: QuerySet[League]) -> None:
         count = queryset.filter(status=League.Status.ACTIVE).update(status=League.Status.ARCHIVED)
-        self.message_user(request, f"{count} league(s) archived.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)d league archived.", "%(count)d leagues archived.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Membership)
@@ -122,20 +131,25 @@ class MembershipAdmin(LeagueScopedAdmin):
     readonly_fields = ["joined_at", "rated_at"]
     actions = ["approve_selected"]
 
-    @admin.display(description="rating", ordering="rating")
+    @admin.display(description=gettext_lazy("rating"), ordering="rating")
     def rating_shown(self, obj: Membership) -> int:
         return round(obj.rating)
 
-    @admin.display(description="deviation (stored)", ordering="deviation")
+    @admin.display(description=gettext_lazy("deviation (stored)"), ordering="deviation")
     def deviation_shown(self, obj: Membership) -> int:
         return round(obj.deviation)
 
-    @admin.action(description="Approve the selected requests to join")
+    @admin.action(description=gettext_lazy("Approve the selected requests to join"))
     def approve_selected(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         count = queryset.filter(status=Membership.Status.PENDING).update(
             status=Membership.Status.ACTIVE
         )
-        self.message_user(request, f"{count} request(s) approved.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)d request approved.", "%(count)d requests approved.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(QueueEntry)
@@ -196,9 +210,26 @@ def _each(
         try:
             said = do(tournament)
         except GameError as exc:
-            admin_.message_user(request, f"{tournament.name}: {exc.message}", messages.ERROR)
+            admin_.message_user(
+                request,
+                # Translators: a tournament's name, then what went wrong with it.
+                _("%(tournament)s: %(message)s")
+                % {"tournament": tournament.name, "message": exc.message},
+                messages.ERROR,
+            )
         else:
-            admin_.message_user(request, f"{tournament.name}: {said}", messages.SUCCESS)
+            admin_.message_user(
+                request,
+                # Translators: a tournament's name, then what was done to it.
+                _("%(tournament)s: %(message)s") % {"tournament": tournament.name, "message": said},
+                messages.SUCCESS,
+            )
+
+
+def _forfeited(count: int) -> str:
+    return ngettext("%(count)d pairing forfeited.", "%(count)d pairings forfeited.", count) % {
+        "count": count
+    }
 
 
 @admin.register(Tournament)
@@ -237,7 +268,7 @@ class TournamentAdmin(LeagueScopedAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         return super().get_queryset(request).annotate(entrant_count=Count("entries"))
 
-    @admin.display(description="entrants", ordering="entrant_count")
+    @admin.display(description=gettext_lazy("entrants"), ordering="entrant_count")
     def entrants(self, obj: Tournament) -> int:
         return int(getattr(obj, "entrant_count", 0))
 
@@ -254,7 +285,7 @@ class TournamentAdmin(LeagueScopedAdmin):
             obj.created_by = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Open registration")
+    @admin.action(description=gettext_lazy("Open registration"))
     def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         from leagues.tournaments.services import tournament_open_registration
 
@@ -262,10 +293,10 @@ class TournamentAdmin(LeagueScopedAdmin):
             self,
             request,
             queryset,
-            lambda t: tournament_open_registration(tournament=t) and "registration is open.",
+            lambda t: tournament_open_registration(tournament=t) and _("registration is open."),
         )
 
-    @admin.action(description="Start (seed and pair round one)")
+    @admin.action(description=gettext_lazy("Start (seed and pair round one)"))
     def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         from leagues.tournaments.services import tournament_start
 
@@ -273,31 +304,43 @@ class TournamentAdmin(LeagueScopedAdmin):
             self,
             request,
             queryset,
-            lambda t: tournament_start(tournament=t) and "started; round 1 is paired.",
+            lambda t: tournament_start(tournament=t) and _("started; round 1 is paired."),
         )
 
-    @admin.action(description="Close the round and pair the next")
+    @admin.action(description=gettext_lazy("Close the round and pair the next"))
     def close_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         from leagues.tournaments.services import tournament_round_close
 
         def do(t: Tournament) -> str:
             rnd = t.round_set.filter(status=Round.Status.OPEN).first()
             if rnd is None:
-                raise GameError("forbidden", "no round is open.")
+                raise GameError("forbidden", _("no round is open."))
             if not tournament_round_close(round=rnd):
                 missing = rnd.pairings.filter(source="").count()
                 raise GameError(
                     "forbidden",
-                    f"round {rnd.number} has {missing} pairing(s) without a result.",
+                    ngettext(
+                        "round %(round)d has %(count)d pairing without a result.",
+                        "round %(round)d has %(count)d pairings without a result.",
+                        missing,
+                    )
+                    % {"round": rnd.number, "count": missing},
                 )
             t.refresh_from_db()
             if t.status == Tournament.Status.FINISHED:
-                return f"round {rnd.number} closed; the tournament is finished."
-            return f"round {rnd.number} closed; round {t.current_round} is paired."
+                return _("round %(round)d closed; the tournament is finished.") % {
+                    "round": rnd.number
+                }
+            return _("round %(round)d closed; round %(next)d is paired.") % {
+                "round": rnd.number,
+                "next": t.current_round,
+            }
 
         _each(self, request, queryset, do)
 
-    @admin.action(description="Forfeit no-shows (matches older than the turn time limit)")
+    @admin.action(
+        description=gettext_lazy("Forfeit no-shows (matches older than the turn time limit)")
+    )
     def forfeit_no_shows(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         from leagues.tournaments.services import tournament_forfeit_no_shows
 
@@ -305,10 +348,10 @@ class TournamentAdmin(LeagueScopedAdmin):
             self,
             request,
             queryset,
-            lambda t: f"{tournament_forfeit_no_shows(tournament=t)} pairing(s) forfeited.",
+            lambda t: _forfeited(tournament_forfeit_no_shows(tournament=t)),
         )
 
-    @admin.action(description="Export standings as CSV")
+    @admin.action(description=gettext_lazy("Export standings as CSV"))
     def export_standings_csv(
         self, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> HttpResponse:
