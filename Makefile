@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-full setup migrate demo clean
+.PHONY: run test lint format bench bench-full setup migrate demo clean messages
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed (set PYTHON=/path/to/python3.11)"; exit 1; }
@@ -29,6 +29,16 @@ run: demo
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# After changing texts (needs GNU gettext, which only translators and developers need): update
+# locale/*/LC_MESSAGES/*.po from the code, then compile the .mo files, which are committed.
+LANGS := vi es it bn my
+MAKEMESSAGES := $(BIN)/python manage.py makemessages $(foreach l,$(LANGS),-l $(l)) --no-obsolete \
+	--add-location=file --ignore=staticfiles --ignore=tests --ignore=bench --ignore=engine --ignore=examples
+messages: setup
+	$(MAKEMESSAGES) -d django
+	$(MAKEMESSAGES) -d djangojs
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 lint: setup
 	$(BIN)/ruff check .

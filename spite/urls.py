@@ -1,14 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import pages as api_pages
-from spite import views
+from spite import i18n, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
+    path("language/", i18n.set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/tokens/", api_pages.tokens, name="api_tokens"),
     path("accounts/tokens/<int:token_id>/revoke/", api_pages.token_revoke, name="api_token_revoke"),
     path("accounts/", include("accounts.urls")),

@@ -1,0 +1,96 @@
+"""Which language the site speaks to someone: their profile's language, else the language the
+footer's switcher remembered (a cookie), else the browser's Accept-Language, else English.
+
+Pages choose through ``UserLanguageMiddleware``, sockets through ``language_for_scope``: one
+rule for both, so a refusal on the table's socket reads in the page's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.translation.trans_real import (
+    get_supported_language_variant,
+    parse_accept_lang_header,
+)
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+
+def supported_language(code: str | None) -> str | None:
+    """``code`` as one of settings.LANGUAGES (``es-AR`` → ``es``), or None."""
+    if not code:
+        return None
+    try:
+        return str(get_supported_language_variant(code))
+    except LookupError:
+        return None
+
+
+def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:
+    if getattr(user, "is_authenticated", False):
+        chosen = supported_language(getattr(user, "language", ""))
+        if chosen:
+            return chosen
+    chosen = supported_language(cookie)
+    if chosen:
+        return chosen
+    for code, _quality in parse_accept_lang_header(accept_language or ""):
+        if code == "*":
+            break
+        chosen = supported_language(code)
+        if chosen:
+            return chosen
+    return str(settings.LANGUAGE_CODE)
+
+
+def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str:
+    for key, value in headers:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def language_for_scope(scope: dict[str, Any]) -> str:
+    """The language of a socket's handshake (after the auth middleware has set ``user``)."""
+    cookies = scope.get("cookies") or {}
+    return preferred_language(
+        scope.get("user"),
+        cookie=cookies.get(settings.LANGUAGE_COOKIE_NAME),
+        accept_language=_header(scope.get("headers") or (), b"accept-language"),
+    )
+
+
+class UserLanguageMiddleware:
+    """After authentication: activates ``preferred_language`` for the request (LocaleMiddleware,
+    earlier in the chain, knows no profiles; it still adds Content-Language and Vary)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = preferred_language(
+            getattr(request, "user", None),
+            cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
+            accept_language=request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+        )
+        translation.activate(language)
+        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        return self.get_response(request)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The footer's switcher: Django's own view (the cookie, the safe redirect back), and for a
+    signed-in player the profile's language too, which outranks the cookie."""
+    response = django_set_language(request)
+    language = supported_language(request.POST.get("language"))
+    user = getattr(request, "user", None)
+    if language and user is not None and user.is_authenticated and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return response
