@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Block, BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, bot_account_refusal, user_has_played
-from games.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError
+from games.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError, lazy_format
 
 # Session engines whose sessions live in the database table we can sweep.
 _DATABASE_SESSION_ENGINES = {
@@ -138,11 +138,13 @@ def bot_account_request(*, user: User, note: str) -> BotAccountRequest:
     bad_message (no note, or a note too long)."""
     note = (note or "").strip()
     if not note:
-        raise GameError(BAD_MESSAGE, str(_("Say what your program is and how it plays.")))
+        raise GameError(BAD_MESSAGE, _("Say what your program is and how it plays."))
     if len(note) > BotAccountRequest.NOTE_MAX_LENGTH:
         raise GameError(
             BAD_MESSAGE,
-            str(_("Keep the note to %(n)d characters.")) % {"n": BotAccountRequest.NOTE_MAX_LENGTH},
+            lazy_format(
+                _("Keep the note to %(n)d characters."), n=BotAccountRequest.NOTE_MAX_LENGTH
+            ),
         )
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)  # one request at a time
@@ -153,14 +155,12 @@ def bot_account_request(*, user: User, note: str) -> BotAccountRequest:
             with transaction.atomic():
                 return BotAccountRequest.objects.create(user=locked, note=note)
         except IntegrityError as exc:  # the one-pending constraint: a request raced this one
-            raise GameError(
-                DUPLICATE, str(_("Your request is already waiting for an admin."))
-            ) from exc
+            raise GameError(DUPLICATE, _("Your request is already waiting for an admin.")) from exc
 
 
 def _bot_request_lock(*, request_id: int, admin: User) -> BotAccountRequest:
     if not (admin.is_active and admin.is_staff):
-        raise GameError(FORBIDDEN, str(_("Only admins answer bot account requests.")))
+        raise GameError(FORBIDDEN, _("Only admins answer bot account requests."))
     request = (
         BotAccountRequest.objects.select_for_update(of=("self",))
         .select_related("user")
@@ -168,12 +168,15 @@ def _bot_request_lock(*, request_id: int, admin: User) -> BotAccountRequest:
         .first()
     )
     if request is None:
-        raise GameError(NOT_FOUND, str(_("There is no such request.")))
+        raise GameError(NOT_FOUND, _("There is no such request."))
     if not request.is_pending:
         raise GameError(
             FORBIDDEN,
-            str(_("The request of %(name)s was already %(status)s."))
-            % {"name": request.user.username, "status": request.get_status_display()},
+            lazy_format(
+                _("The request of %(name)s was already %(status)s."),
+                name=request.user.username,
+                status=request.get_status_display(),
+            ),
         )
     return request
 
@@ -196,20 +199,23 @@ def bot_account_approve(*, request_id: int, admin: User) -> BotAccountRequest:
         if user_has_played(user=user):
             raise GameError(
                 FORBIDDEN,
-                str(
+                lazy_format(
                     _(
                         "%(name)s has played since asking, and only a fresh account can "
                         "become a bot account. Decline the request instead."
-                    )
-                )
-                % {"name": user.username},
+                    ),
+                    name=user.username,
+                ),
             )
         refusal = bot_account_refusal(user=user, approving=True)
         if refusal is not None:
             raise GameError(
                 FORBIDDEN,
-                str(_("%(name)s cannot become a bot account: %(reason)s"))
-                % {"name": user.username, "reason": refusal[1]},
+                lazy_format(
+                    _("%(name)s cannot become a bot account: %(reason)s"),
+                    name=user.username,
+                    reason=refusal[1],
+                ),
             )
         user.is_bot = True
         user.save(update_fields=["is_bot"])

@@ -3,6 +3,11 @@
 ``STATUS`` maps every code of ``games.errors.CODES`` to its HTTP status (docs/api.md);
 ``exception_handler`` turns a GameError and DRF's own exceptions into that shape;
 ``UnknownPathView`` answers 404 in that shape where no endpoint matches.
+
+Messages come out in the request's language: the one ``spite.i18n.UserLanguageMiddleware``
+chose, or, for a request signed with an API token, the token user's
+(``api.authentication.ApiTokenAuthentication``); a GameError's message is read here, when the
+response is built.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -38,8 +45,10 @@ STATUS: dict[str, int] = {
 }
 
 
-def error_body(code: str, message: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"code": code, "message": message, "params": dict(params or {})}
+def error_body(
+    code: str, message: str | Promise, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"code": code, "message": str(message), "params": dict(params or {})}
 
 
 def game_error_response(exc: GameError) -> Response:
@@ -58,11 +67,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        body = error_body(codes.BAD_MESSAGE, "Some fields are invalid.", {"errors": detail})
+        body = error_body(codes.BAD_MESSAGE, _("Some fields are invalid."), {"errors": detail})
     elif isinstance(exc, exceptions.Throttled):
         wait = max(math.ceil(exc.wait), 1) if exc.wait is not None else 1
         response["Retry-After"] = str(wait)
-        body = error_body(codes.THROTTLED, "Too many requests: slow down.", {"retry_after": wait})
+        body = error_body(
+            codes.THROTTLED, _("Too many requests: slow down."), {"retry_after": wait}
+        )
     elif isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
         response.status_code = status.HTTP_401_UNAUTHORIZED
         body = error_body(codes.UNAUTHENTICATED, str(exc.detail))
@@ -84,6 +95,6 @@ class UnknownPathView(APIView):
     schema = None  # not an operation of the schema
 
     def http_method_not_allowed(self, request: Any, *args: Any, **kwargs: Any) -> Response:
-        raise exceptions.NotFound("No endpoint at this address.")
+        raise exceptions.NotFound(_("No endpoint at this address."))
 
     options = http_method_not_allowed

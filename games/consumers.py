@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from games import services, spectators, sweeper
 from games.broadcast import GAME_NOTICE, game_group, viewer_key
@@ -129,11 +130,11 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             or not 1 <= len(move_id) <= services.MAX_MOVE_ID
             or not plain_text(move_id)
         ):
-            raise bad_message("A move needs an id: a string of 1 to 64 printable characters.")
+            raise bad_message(_("A move needs an id: a string of 1 to 64 printable characters."))
         if not isinstance(move, str) or not move or len(move) > 32:
-            raise bad_message("A move needs its text, such as h:7D-c2.")
+            raise bad_message(_("A move needs its text, such as h:7D-c2."))
         if isinstance(version, bool) or not isinstance(version, int):
-            raise bad_message("A move needs the version it was chosen against.")
+            raise bad_message(_("A move needs the version it was chosen against."))
         result = await database_sync_to_async(services.game_play_move)(
             game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
         )
@@ -143,7 +144,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
     async def _on_resign(self, content: dict[str, Any]) -> None:
         scope = content.get("scope")
         if scope not in services.RESIGN_SCOPES:
-            raise bad_message('Resign the "game" or the "match": send scope "game" or "match".')
+            raise bad_message(_('Resign the "game" or the "match": send scope "game" or "match".'))
         await database_sync_to_async(services.game_resign)(
             game_id=self.game_id, user=self.user, scope=scope
         )
@@ -151,7 +152,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
     async def _on_undo(self, content: dict[str, Any]) -> None:
         version = content.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise bad_message("An undo needs the version it was asked against.")
+            raise bad_message(_("An undo needs the version it was asked against."))
         await database_sync_to_async(services.game_undo)(
             game_id=self.game_id, user=self.user, version=version
         )
@@ -162,9 +163,9 @@ class GameConsumer(SeatClockMixin, JsonSocket):
     async def _on_rematch(self, content: dict[str, Any]) -> None:
         action = content.get("action")
         if action not in services.REMATCH_ACTIONS:
-            raise bad_message('A rematch needs an action: "offer", "accept" or "decline".')
+            raise bad_message(_('A rematch needs an action: "offer", "accept" or "decline".'))
         if self.match_id is None:
-            raise GameError(NOT_FOUND, "There is no such game.")
+            raise GameError(NOT_FOUND, _("There is no such game."))
         result = await database_sync_to_async(services.match_rematch)(
             match_id=self.match_id, user=self.user, action=action
         )

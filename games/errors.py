@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise, lazy
+
 NOT_YOUR_TURN = "not_your_turn"
 ILLEGAL_MOVE = "illegal_move"
 STALE_VERSION = "stale_version"
@@ -50,14 +52,35 @@ CODES = frozenset(
 )
 
 
+def _interpolate(message: str | Promise, values: dict[str, Any]) -> str:
+    return str(message % values)  # a lazy ngettext picks its form from values
+
+
+_lazy_interpolate = lazy(_interpolate, str)
+
+
+def lazy_format(message: str | Promise, /, **values: Any) -> Promise:
+    """``message % values``, done when the text is read rather than now: with a
+    ``gettext_lazy`` message (and lazy values) it comes out in the language active then.
+
+    ``lazy_format(_("You may not join %(league)s."), league=league.name)``
+    """
+    return _lazy_interpolate(message, values)  # type: ignore[no-any-return]
+
+
 class GameError(Exception):
     """A refused action. ``code`` is for programs, ``message`` for people; an engine refusal
-    (code ``illegal_move``) keeps the engine's own code in ``engine_code`` and its ``params``."""
+    (code ``illegal_move``) keeps the engine's own code in ``engine_code`` and its ``params``.
+
+    The message may be lazy (``gettext_lazy``, ``lazy_format``): ``message`` reads it as a
+    plain str in the language active when it is read, i.e. when the frame or the response is
+    built; ``lazy_message`` is the text as given, to pass on to another GameError.
+    """
 
     def __init__(
         self,
         code: str,
-        message: str,
+        message: str | Promise,
         *,
         params: dict[str, Any] | None = None,
         engine_code: str = "",
@@ -66,9 +89,13 @@ class GameError(Exception):
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.lazy_message = message
         self.params = dict(params or {})
         self.engine_code = engine_code
+
+    @property
+    def message(self) -> str:
+        return str(self.lazy_message)
 
     def to_frame(self, move_id: str | None = None) -> dict[str, Any]:
         """The ``error`` frame of docs/protocol.md."""

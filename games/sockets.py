@@ -4,6 +4,12 @@ token bucket (``throttled``), send a message to the handler its ``type`` names, 
 refusal (a ``GameError``) into an ``error`` frame. It also keeps the groups a socket joined,
 to leave them all when it closes.
 
+Each connection speaks one language, chosen at connect (``spite.i18n.language_for_scope``: the
+user's profile, the language cookie, the handshake's Accept-Language) and active for everything
+the socket does, its handlers, its group events and the services they run in the database
+thread (Django's active language is a context variable, which ``database_sync_to_async``
+carries along): refusals and other texts come out in that language.
+
 A consumer subclasses ``JsonSocket``, names its handlers in ``handlers`` (message type →
 method name) and raises ``GameError`` from them; ``refused`` may be overridden to do more
 than send the error frame (the game socket echoes a move's id and resyncs on a stale version).
@@ -17,16 +23,20 @@ from typing import Any, ClassVar
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
-from games.errors import BAD_MESSAGE, THROTTLED, GameError
+from games.errors import BAD_MESSAGE, THROTTLED, GameError, lazy_format
 from spite.consumers import DirectDispatch
+from spite.i18n import language_for_scope
 
 #: Close codes after a refusal on connect (4000 to 4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-def bad_message(message: str) -> GameError:
+def bad_message(message: str | Promise) -> GameError:
     """A ``bad_message`` refusal: the frame's shape is wrong."""
     return GameError(BAD_MESSAGE, message)
 
@@ -66,11 +76,21 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     #: Message type → the name of the handler method, ``async def h(self, content)``.
     handlers: ClassVar[dict[str, str]] = {}
 
+    #: The connection's language (settings.LANGUAGES), chosen once when it opens.
+    language: str
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         burst, period = settings.GAMES_WS_THROTTLE
         self.bucket = TokenBucket(int(burst), float(period))
         self.joined_groups: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Run the whole connection, every message and event of it, in its language: one
+        activation per connection, none per message (the auth middlewares have set the user)."""
+        self.language = language_for_scope(scope)
+        with translation.override(self.language):
+            await super().__call__(scope, receive, send)
 
     # --- groups
 
@@ -93,19 +113,19 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         if wait:
             raise GameError(
                 THROTTLED,
-                "Too many messages: wait a moment.",
+                _("Too many messages: wait a moment."),
                 params={"retry_after": round(wait, 1)},
             )
         if text_data is None:
-            raise bad_message("Send JSON text frames.")
+            raise bad_message(_("Send JSON text frames."))
         if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
-            raise bad_message("That message is too long.")
+            raise bad_message(_("That message is too long."))
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deep
-            raise bad_message("That message is not JSON.") from None
+            raise bad_message(_("That message is not JSON.")) from None
         if not isinstance(content, dict):
-            raise bad_message("A message is a JSON object with a type.")
+            raise bad_message(_("A message is a JSON object with a type."))
         return content
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -121,14 +141,23 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         name = self.handlers.get(kind if isinstance(kind, str) else "")
         try:
             if name is None:
-                raise bad_message(f"Unknown message type: use {self._known_types()}.")
+                raise bad_message(
+                    # Translators: %(types)s lists the message types, such as "move", "undo" or
+                    # "sync" (kept in English: they are the protocol's words).
+                    lazy_format(
+                        _("Unknown message type: use %(types)s."), types=self._known_types()
+                    )
+                )
             await getattr(self, name)(content)
         except GameError as exc:
             await self.refused(exc, content)
 
-    def _known_types(self) -> str:
+    def _known_types(self) -> str | Promise:
         names = [f'"{kind}"' for kind in self.handlers]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        if len(names) == 1:
+            return names[0]
+        # Translators: the end of a list of choices: "a", "b" or "c".
+        return lazy_format(_("%(first)s or %(last)s"), first=", ".join(names[:-1]), last=names[-1])
 
     async def refused(self, exc: GameError, content: dict[str, Any]) -> None:
         """A handler refused ``content``: send the error frame."""

@@ -21,6 +21,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import NOT_FOUND, UNAUTHENTICATED, GameError
 from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
@@ -47,7 +48,8 @@ class QueueConsumer(JsonSocket):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self._refuse(
-                GameError(UNAUTHENTICATED, "Log in to play ranked matches."), CLOSE_UNAUTHENTICATED
+                GameError(UNAUTHENTICATED, _("Log in to play ranked matches.")),
+                CLOSE_UNAUTHENTICATED,
             )
             return
         self.user = user
@@ -101,7 +103,7 @@ class QueueConsumer(JsonSocket):
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         """A message that passed the base's throttle and decoding: there are none to take."""
         await self.send_error(
-            bad_message("The queue socket takes no messages: close it to leave the queue.")
+            bad_message(_("The queue socket takes no messages: close it to leave the queue."))
         )
 
     # --- waiting

@@ -15,6 +15,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from games.models import Game, Match
@@ -43,25 +44,49 @@ def membership_of(*, league: League, user: Any) -> Membership | None:
 def league_rules_lines(league: League) -> list[str]:
     """The league's knobs, and its ranked-play settings, as lines a player reads."""
     rules = engine.Rules.from_dict(league.rules)
+
+    def n(value: int) -> dict[str, int]:
+        return {"n": value}
+
     lines = [
-        _("A pay-off pile of %(n)s cards") % {"n": rules.payoff_size},
-        _("A hand of %(n)s cards") % {"n": rules.hand_size},
-        _("%(n)s side stacks each") % {"n": rules.side_stacks},
-        _("%(n)s center stacks") % {"n": rules.center_stacks},
-        _("%(n)s decks") % {"n": rules.decks},
+        ngettext("A pay-off pile of %(n)s card", "A pay-off pile of %(n)s cards", rules.payoff_size)
+        % n(rules.payoff_size),
+        ngettext("A hand of %(n)s card", "A hand of %(n)s cards", rules.hand_size)
+        % n(rules.hand_size),
+        ngettext("%(n)s side stack each", "%(n)s side stacks each", rules.side_stacks)
+        % n(rules.side_stacks),
+        ngettext("%(n)s center stack", "%(n)s center stacks", rules.center_stacks)
+        % n(rules.center_stacks),
+        ngettext("%(n)s deck", "%(n)s decks", rules.decks) % n(rules.decks),
         _("A King may start an empty center stack")
         if rules.king_on_empty
         else _("Only an Ace starts an empty center stack"),
         _("An empty hand refills during the turn")
         if rules.refill_empty_hand
         else _("An empty hand waits for the next turn"),
-        _("A match goes to %(n)s points") % {"n": rules.match_target},
-        _("A turn may take at most %(n)s seconds") % {"n": league.turn_time_limit},
-        _("A disconnected player is waited for %(n)s seconds") % {"n": league.disconnect_grace},
+        ngettext("A match goes to %(n)s point", "A match goes to %(n)s points", rules.match_target)
+        % n(rules.match_target),
+        ngettext(
+            "A turn may take at most %(n)s second",
+            "A turn may take at most %(n)s seconds",
+            league.turn_time_limit,
+        )
+        % n(league.turn_time_limit),
+        ngettext(
+            "A disconnected player is waited for %(n)s second",
+            "A disconnected player is waited for %(n)s seconds",
+            league.disconnect_grace,
+        )
+        % n(league.disconnect_grace),
         _("Bots may play ranked matches")
         if league.bots_ranked
         else _("Only people play ranked matches"),
-        _("Ratings: Glicko-2; a rating period is %(n)s days") % {"n": league.rating_period_days},
+        ngettext(
+            "Ratings: Glicko-2; a rating period is %(n)s day",
+            "Ratings: Glicko-2; a rating period is %(n)s days",
+            league.rating_period_days,
+        )
+        % n(league.rating_period_days),
     ]
     return lines
 
@@ -310,7 +335,7 @@ def league_visible_get(*, slug: str) -> League:
 
     league = leagues_visible().filter(slug=slug).first()
     if league is None:
-        raise GameError(NOT_FOUND, "There is no such league.")
+        raise GameError(NOT_FOUND, gettext_lazy("There is no such league."))
     return league
 
 

@@ -19,10 +19,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.selectors import user_person
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
@@ -40,13 +42,21 @@ def _plays(user: Any) -> bool:
     )
 
 
-def _not_active_message(membership: Membership | None, user: Any, league: League) -> str:
+def _not_active_message(membership: Membership | None, user: Any, league: League) -> str | Promise:
     name = user.public_name if user is not None else "?"
     if membership is None or membership.status == Membership.Status.LEFT:
-        return f"{name} is not a member of {league.name}."
+        return lazy_format(
+            _("%(player)s is not a member of %(league)s."), player=name, league=league.name
+        )
     if membership.status == Membership.Status.PENDING:
-        return f"{name}'s request to join {league.name} waits for a moderator's approval."
-    return f"{name} may not play ranked matches in {league.name}."  # banned
+        return lazy_format(
+            _("%(player)s's request to join %(league)s waits for a moderator's approval."),
+            player=name,
+            league=league.name,
+        )
+    return lazy_format(
+        _("%(player)s may not play ranked matches in %(league)s."), player=name, league=league.name
+    )  # banned
 
 
 def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Membership:
@@ -55,16 +65,25 @@ def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Me
     banned; an account that cannot play; when ``ranked``, a bot account where bots do not
     play ranked)."""
     if not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in to play ranked matches.")
+        raise GameError(UNAUTHENTICATED, _("Log in to play ranked matches."))
     if not league.is_active:
-        raise GameError(FORBIDDEN, f"{league.name} is archived: it plays no more matches.")
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(_("%(league)s is archived: it plays no more matches."), league=league.name),
+        )
     if not _plays(user):
-        raise GameError(FORBIDDEN, "This account cannot play.")
+        raise GameError(FORBIDDEN, _("This account cannot play."))
     if ranked and getattr(user, "is_bot", False) and not league.bots_ranked:
         raise GameError(
             FORBIDDEN,
-            f"{user.public_name} is a bot account, and bots do not play ranked matches in "
-            f"{league.name}.",
+            lazy_format(
+                _(
+                    "%(player)s is a bot account, and bots do not play ranked matches in "
+                    "%(league)s."
+                ),
+                player=user.public_name,
+                league=league.name,
+            ),
         )
     membership = Membership.objects.filter(league=league, user_id=user.pk).first()
     if membership is None or not membership.is_active:
@@ -85,9 +104,12 @@ def ranked_terms(
     league whose bots do not play ranked. ``games.services`` asks this before it opens any
     ranked match (new, or a rematch), so no path makes one outside a league's rules."""
     if league is None:
-        raise GameError(FORBIDDEN, "Ranked matches are played in a league.")
+        raise GameError(FORBIDDEN, _("Ranked matches are played in a league."))
     if (bot0 or bot1) and not league.bots_ranked:
-        raise GameError(FORBIDDEN, f"Bots do not play ranked matches in {league.name}.")
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(_("Bots do not play ranked matches in %(league)s."), league=league.name),
+        )
     for user in (user0, user1):
         if user is not None:
             ranked_member_check(league=league, user=user)
@@ -115,7 +137,7 @@ def ranked_match_create(*, league: League, user0: Any, user1: Any = None, bot: s
 def league_get(*, slug: str) -> League:
     league = League.objects.filter(slug=slug).first()
     if league is None:
-        raise GameError(NOT_FOUND, "There is no such league.")
+        raise GameError(NOT_FOUND, _("There is no such league."))
     return league
 
 
@@ -124,11 +146,14 @@ def league_join(*, league: League, user: Any) -> Membership:
     by approval. A member who left comes back with the rating they had. Joining again changes
     nothing. Refusals: unauthenticated; forbidden (archived league; banned; cannot play)."""
     if not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in to join a league.")
+        raise GameError(UNAUTHENTICATED, _("Log in to join a league."))
     if not _plays(user):
-        raise GameError(FORBIDDEN, "This account cannot play.")
+        raise GameError(FORBIDDEN, _("This account cannot play."))
     if not league.is_active:
-        raise GameError(FORBIDDEN, f"{league.name} is archived: it takes no new members.")
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(_("%(league)s is archived: it takes no new members."), league=league.name),
+        )
     status = (
         Membership.Status.ACTIVE
         if league.admission == League.Admission.OPEN
@@ -141,7 +166,9 @@ def league_join(*, league: League, user: Any) -> Membership:
         if created:
             return membership
         if membership.status == Membership.Status.BANNED:
-            raise GameError(FORBIDDEN, f"You may not join {league.name}.")
+            raise GameError(
+                FORBIDDEN, lazy_format(_("You may not join %(league)s."), league=league.name)
+            )
         if membership.status == Membership.Status.LEFT:
             membership.status = status
             membership.save(update_fields=["status"])
@@ -153,7 +180,7 @@ def league_leave(*, league: League, user: Any) -> Membership | None:
     return. Leaves its queue too. Leaving twice changes nothing; a banned member stays
     banned. Returns the membership, or None for one who never joined."""
     if not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in first.")
+        raise GameError(UNAUTHENTICATED, _("Log in first."))
     with transaction.atomic():
         membership = (
             Membership.objects.select_for_update().filter(league=league, user_id=user.pk).first()
@@ -190,11 +217,16 @@ def _request_lock(*, membership_id: int, moderator: Any) -> Membership:
         .first()
     )
     if membership is None:
-        raise GameError(NOT_FOUND, "There is no such request.")
+        raise GameError(NOT_FOUND, _("There is no such request."))
     if not league_may_moderate(league=membership.league, user=moderator):
-        raise GameError(FORBIDDEN, f"Only moderators of {membership.league.name} may do that.")
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(
+                _("Only moderators of %(league)s may do that."), league=membership.league.name
+            ),
+        )
     if membership.status != Membership.Status.PENDING:
-        raise GameError(FORBIDDEN, "This request was already answered or withdrawn.")
+        raise GameError(FORBIDDEN, _("This request was already answered or withdrawn."))
     return membership
 
 
@@ -420,7 +452,10 @@ def queue_join(*, league: League, user: Any, channel: str = "") -> QueueEntry:
         if elsewhere is not None:
             raise GameError(
                 FORBIDDEN,
-                f"You are waiting in the queue of {elsewhere.league.name}: leave it first.",
+                lazy_format(
+                    _("You are waiting in the queue of %(league)s: leave it first."),
+                    league=elsewhere.league.name,
+                ),
             )
         entry, created = QueueEntry.objects.select_for_update().get_or_create(
             league=league,

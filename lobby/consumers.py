@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import UNAUTHENTICATED, GameError
 from games.notify import games_frame
@@ -20,11 +21,16 @@ from games.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from lobby import selectors, services
 from lobby.broadcast import lobby_group, user_group
 
+_SAY_WHICH = {
+    "challenge": _("Say which challenge: send its id, a positive integer."),
+    "seek": _("Say which seek: send its id, a positive integer."),
+}
+
 
 def _an_id(content: dict[str, Any], what: str) -> int:
     value = content.get("id")
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise bad_message(f"Say which {what}: send its id, a positive integer.")
+        raise bad_message(_SAY_WHICH[what])
     return value
 
 
@@ -41,7 +47,7 @@ class NotificationConsumer(JsonSocket):
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:
-            await self.send_error(GameError(UNAUTHENTICATED, "Log in to receive notifications."))
+            await self.send_error(GameError(UNAUTHENTICATED, _("Log in to receive notifications.")))
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
@@ -57,7 +63,7 @@ class NotificationConsumer(JsonSocket):
         challenge_id = _an_id(content, "challenge")
         accept = content.get("accept")
         if not isinstance(accept, bool):
-            raise bad_message('Answer with "accept": true or false.')
+            raise bad_message(_('Answer with "accept": true or false.'))
         service = services.challenge_accept if accept else services.challenge_decline
         # The answer's frames (challenge_accepted, or the declined challenge) come back
         # through this user's group once the change is committed, to every tab alike.

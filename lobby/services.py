@@ -16,11 +16,14 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import engine
 from accounts.models import User
 from accounts.selectors import user_has_blocked, user_person
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from games.services import match_create_between
 from leagues.models import League
@@ -30,8 +33,8 @@ from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, L
 from lobby.models import Challenge, Seek
 from lobby.selectors import challenge_frame, table_url
 
-CANNOT_CHALLENGE = "You cannot challenge this player."
-CANNOT_TAKE = "You cannot take this seek."
+CANNOT_CHALLENGE = _("You cannot challenge this player.")
+CANNOT_TAKE = _("You cannot take this seek.")
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -46,11 +49,11 @@ def _plays(user: Any) -> bool:
     )
 
 
-def _require_player(user: Any, message: str) -> User:
+def _require_player(user: Any, message: str | Promise) -> User:
     if not getattr(user, "is_authenticated", False):
         raise LobbyError(UNAUTHENTICATED, message)
     if not _plays(user):
-        raise LobbyError(FORBIDDEN, "Your account cannot play.")
+        raise LobbyError(FORBIDDEN, _("Your account cannot play."))
     return user  # type: ignore[no-any-return]
 
 
@@ -77,7 +80,7 @@ def _challenge_lock(challenge_id: int) -> Challenge:
         .first()
     )
     if challenge is None:
-        raise LobbyError(NOT_FOUND, "There is no such challenge.")
+        raise LobbyError(NOT_FOUND, _("There is no such challenge."))
     return challenge
 
 
@@ -95,16 +98,16 @@ def _challenge_close(challenge: Challenge, status: str) -> None:
     )
 
 
-def _closed_message(challenge: Challenge) -> str:
+def _closed_message(challenge: Challenge) -> str | Promise:
     return {
-        Challenge.Status.ACCEPTED: "This challenge was already accepted.",
-        Challenge.Status.DECLINED: "This challenge was declined.",
-        Challenge.Status.CANCELLED: "This challenge was cancelled.",
-    }.get(challenge.status, "This challenge is no longer open.")
+        Challenge.Status.ACCEPTED: _("This challenge was already accepted."),
+        Challenge.Status.DECLINED: _("This challenge was declined."),
+        Challenge.Status.CANCELLED: _("This challenge was cancelled."),
+    }.get(challenge.status, _("This challenge is no longer open."))
 
 
 def _expired_challenge() -> LobbyError:
-    return LobbyError(EXPIRED, "This challenge expired before it was answered.")
+    return LobbyError(EXPIRED, _("This challenge expired before it was answered."))
 
 
 def _ranked_rules(league: League, challenger: User, challenged: User) -> engine.Rules:
@@ -113,15 +116,15 @@ def _ranked_rules(league: League, challenger: User, challenged: User) -> engine.
     try:
         return ranked_terms(league=league, user0=challenger, user1=challenged)
     except GameError as exc:
-        raise LobbyError(FORBIDDEN, exc.message) from None
+        raise LobbyError(FORBIDDEN, exc.lazy_message) from None
 
 
-def _ranked_refusal(league: League, challenger: User, challenged: User) -> str:
+def _ranked_refusal(league: League, challenger: User, challenged: User) -> str | Promise:
     """Why the two may no longer play ranked in ``league`` ("" when they may)."""
     try:
         ranked_terms(league=league, user0=challenger, user1=challenged)
     except GameError as exc:
-        return exc.message
+        return exc.lazy_message
     return ""
 
 
@@ -145,17 +148,17 @@ def challenge_create(
     which never reveals the block); blocked (you blocked them); duplicate (a challenge of
     yours to them already waits); too_many (``LOBBY_MAX_PENDING_CHALLENGES`` wait already).
     """
-    challenger = _require_player(challenger, "Log in to challenge a player.")
+    challenger = _require_player(challenger, _("Log in to challenge a player."))
     username = (challenged_username or "").strip()
     challenged = User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
     if challenged is None:
-        raise LobbyError(NOT_FOUND, "No player has that username.")
+        raise LobbyError(NOT_FOUND, _("No player has that username."))
     if challenged.pk == challenger.pk:
-        raise LobbyError(FORBIDDEN, "You cannot challenge yourself.")
+        raise LobbyError(FORBIDDEN, _("You cannot challenge yourself."))
     if not _plays(challenged):
         raise LobbyError(FORBIDDEN, CANNOT_CHALLENGE)
     if user_has_blocked(blocker=challenger, blocked=challenged):
-        raise LobbyError(BLOCKED, "You blocked this player: unblock them to challenge them.")
+        raise LobbyError(BLOCKED, _("You blocked this player: unblock them to challenge them."))
     if user_has_blocked(blocker=challenged, blocked=challenger):
         raise LobbyError(FORBIDDEN, CANNOT_CHALLENGE)  # the same words as for any refusal
     if league is not None:
@@ -170,13 +173,20 @@ def challenge_create(
         )
         if waiting.filter(challenged_id=challenged.pk).exists():
             raise LobbyError(
-                DUPLICATE, "You already challenged this player: wait for their answer."
+                DUPLICATE, _("You already challenged this player: wait for their answer.")
             )
         limit = settings.LOBBY_MAX_PENDING_CHALLENGES
         if waiting.count() >= limit:
             raise LobbyError(
                 TOO_MANY,
-                f"You have {limit} challenges waiting for an answer: cancel one or wait.",
+                lazy_format(
+                    ngettext_lazy(
+                        "You have %(limit)d challenge waiting for an answer: cancel it or wait.",
+                        "You have %(limit)d challenges waiting for an answer: cancel one or wait.",
+                        "limit",
+                    ),
+                    limit=limit,
+                ),
                 params={"limit": limit},
             )
         challenge = Challenge.objects.create(
@@ -205,14 +215,14 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
     blocked the other or can no longer play since it was sent; for a ranked challenge, either
     is no longer an active member of the league, or it was archived).
     """
-    user = _require_player(user, "Log in to answer a challenge.")
+    user = _require_player(user, _("Log in to answer a challenge."))
     error: LobbyError | None = None
     with transaction.atomic():
         challenge = _challenge_lock(challenge_id)
         if challenge.challenger_id == user.pk:
-            raise LobbyError(FORBIDDEN, "Only the challenged player can accept a challenge.")
+            raise LobbyError(FORBIDDEN, _("Only the challenged player can accept a challenge."))
         if challenge.challenged_id != user.pk:
-            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+            raise LobbyError(NOT_FOUND, _("There is no such challenge."))
         if challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None:
             return challenge.match
         if challenge.status == Challenge.Status.EXPIRED:
@@ -229,12 +239,20 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
             or user_has_blocked(blocker=user, blocked=challenger)
         ):
             _challenge_close(challenge, Challenge.Status.CANCELLED)
-            error = LobbyError(CLOSED, "This challenge is no longer open.")
+            error = LobbyError(CLOSED, _("This challenge is no longer open."))
         elif challenge.league is not None and (
             refusal := _ranked_refusal(challenge.league, challenger, user)
         ):
             _challenge_close(challenge, Challenge.Status.CANCELLED)
-            error = LobbyError(CLOSED, f"This ranked challenge is no longer open: {refusal}")
+            error = LobbyError(
+                CLOSED,
+                lazy_format(
+                    # Translators: %(reason)s is a sentence saying why, such as "This account
+                    # cannot play."
+                    _("This ranked challenge is no longer open: %(reason)s"),
+                    reason=refusal,
+                ),
+            )
         else:
             if challenge.league is not None:  # membership checked again, now
                 match = ranked_match_create(league=challenge.league, user0=challenger, user1=user)
@@ -262,14 +280,14 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
 def challenge_decline(*, challenge_id: int, user: Any) -> Challenge:
     """The challenged player says no; the challenger is told. Declining again changes
     nothing. Refusals: unauthenticated, not_found, forbidden (you sent it), expired, closed."""
-    user = _require_player(user, "Log in to answer a challenge.")
+    user = _require_player(user, _("Log in to answer a challenge."))
     error: LobbyError | None = None
     with transaction.atomic():
         challenge = _challenge_lock(challenge_id)
         if challenge.challenger_id == user.pk:
-            raise LobbyError(FORBIDDEN, "Only the challenged player can decline a challenge.")
+            raise LobbyError(FORBIDDEN, _("Only the challenged player can decline a challenge."))
         if challenge.challenged_id != user.pk:
-            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+            raise LobbyError(NOT_FOUND, _("There is no such challenge."))
         if challenge.status == Challenge.Status.DECLINED:
             return challenge
         if challenge.status == Challenge.Status.EXPIRED:
@@ -290,13 +308,15 @@ def challenge_cancel(*, challenge_id: int, user: Any) -> Challenge:
     """The challenger takes the challenge back; the challenged player's notice goes away.
     Cancelling again, or after it expired, changes nothing. Refusals: unauthenticated,
     not_found, forbidden (you received it), closed (already accepted or declined)."""
-    user = _require_player(user, "Log in to cancel a challenge.")
+    user = _require_player(user, _("Log in to cancel a challenge."))
     with transaction.atomic():
         challenge = _challenge_lock(challenge_id)
         if challenge.challenged_id == user.pk:
-            raise LobbyError(FORBIDDEN, "Only the challenger can cancel a challenge: decline it.")
+            raise LobbyError(
+                FORBIDDEN, _("Only the challenger can cancel a challenge: decline it.")
+            )
         if challenge.challenger_id != user.pk:
-            raise LobbyError(NOT_FOUND, "There is no such challenge.")
+            raise LobbyError(NOT_FOUND, _("There is no such challenge."))
         if challenge.status in (Challenge.Status.CANCELLED, Challenge.Status.EXPIRED):
             return challenge
         if challenge.status != Challenge.Status.PENDING:
@@ -319,7 +339,7 @@ def _seek_lock(seek_id: int) -> Seek:
         .first()
     )
     if seek is None:
-        raise LobbyError(NOT_FOUND, "There is no such seek.")
+        raise LobbyError(NOT_FOUND, _("There is no such seek."))
     return seek
 
 
@@ -332,7 +352,7 @@ def _seek_close(seek: Seek, status: str) -> None:
 def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
     """``owner`` offers a casual match under ``rules`` to anyone; every lobby page sees it.
     Refusals: unauthenticated; too_many (``LOBBY_MAX_OPEN_SEEKS`` open already)."""
-    owner = _require_player(owner, "Log in to post a seek.")
+    owner = _require_player(owner, _("Log in to post a seek."))
     now = timezone.now()
     with transaction.atomic():
         _lock_user(owner)
@@ -343,7 +363,14 @@ def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
         if open_seeks.count() >= limit:
             raise LobbyError(
                 TOO_MANY,
-                f"You have {limit} open seeks already: cancel one or wait for a taker.",
+                lazy_format(
+                    ngettext_lazy(
+                        "You have %(limit)d open seek already: cancel it or wait for a taker.",
+                        "You have %(limit)d open seeks already: cancel one or wait for a taker.",
+                        "limit",
+                    ),
+                    limit=limit,
+                ),
                 params={"limit": limit},
             )
         seek = Seek.objects.create(
@@ -365,31 +392,31 @@ def seek_take(*, seek_id: int, user: Any) -> Match:
     said as "You cannot take this seek."); blocked (you blocked its owner); taken (someone
     else was first); expired; closed (cancelled, or its owner can no longer play).
     """
-    user = _require_player(user, "Log in to take a seek.")
+    user = _require_player(user, _("Log in to take a seek."))
     error: LobbyError | None = None
     with transaction.atomic():
         seek = _seek_lock(seek_id)
         owner = seek.owner
         if seek.owner_id == user.pk:
-            raise LobbyError(FORBIDDEN, "This is your own seek: wait for a taker, or cancel it.")
+            raise LobbyError(FORBIDDEN, _("This is your own seek: wait for a taker, or cancel it."))
         if seek.status == Seek.Status.TAKEN:
             if seek.taken_by_id == user.pk and seek.match is not None:
                 return seek.match
-            raise LobbyError(TAKEN, "Someone else took this seek first.")
+            raise LobbyError(TAKEN, _("Someone else took this seek first."))
         if seek.status == Seek.Status.CANCELLED:
-            raise LobbyError(CLOSED, "This seek was cancelled.")
+            raise LobbyError(CLOSED, _("This seek was cancelled."))
         if seek.status == Seek.Status.EXPIRED:
-            raise LobbyError(EXPIRED, "This seek expired.")
+            raise LobbyError(EXPIRED, _("This seek expired."))
         if user_has_blocked(blocker=user, blocked=owner):
-            raise LobbyError(BLOCKED, "You blocked this player: unblock them to play them.")
+            raise LobbyError(BLOCKED, _("You blocked this player: unblock them to play them."))
         if user_has_blocked(blocker=owner, blocked=user):
             raise LobbyError(FORBIDDEN, CANNOT_TAKE)
         if seek.expires_at <= timezone.now():
             _seek_close(seek, Seek.Status.EXPIRED)
-            error = LobbyError(EXPIRED, "This seek expired.")
+            error = LobbyError(EXPIRED, _("This seek expired."))
         elif not _plays(owner):
             _seek_close(seek, Seek.Status.CANCELLED)
-            error = LobbyError(CLOSED, "This seek is no longer open.")
+            error = LobbyError(CLOSED, _("This seek is no longer open."))
         else:
             match = match_create_between(
                 user0=owner, user1=user, rules=engine.Rules.from_dict(seek.rules)
@@ -418,15 +445,15 @@ def seek_take(*, seek_id: int, user: Any) -> Match:
 def seek_cancel(*, seek_id: int, user: Any) -> Seek:
     """The owner withdraws an open seek. Cancelling again, or after it expired, changes
     nothing. Refusals: unauthenticated; not_found (not your seek); closed (already taken)."""
-    user = _require_player(user, "Log in to cancel a seek.")
+    user = _require_player(user, _("Log in to cancel a seek."))
     with transaction.atomic():
         seek = _seek_lock(seek_id)
         if seek.owner_id != user.pk:
-            raise LobbyError(NOT_FOUND, "There is no such seek of yours.")
+            raise LobbyError(NOT_FOUND, _("There is no such seek of yours."))
         if seek.status in (Seek.Status.CANCELLED, Seek.Status.EXPIRED):
             return seek
         if seek.status == Seek.Status.TAKEN:
-            raise LobbyError(CLOSED, "This seek was already taken.")
+            raise LobbyError(CLOSED, _("This seek was already taken."))
         expired = seek.expires_at <= timezone.now()
         _seek_close(seek, Seek.Status.EXPIRED if expired else Seek.Status.CANCELLED)
     return seek

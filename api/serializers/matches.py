@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -56,6 +57,11 @@ def _knob_field(name: str) -> serializers.Field:
     )
 
 
+def _not_a_knob() -> str:
+    # Translators: %(knobs)s lists the rule knobs' names (API field names, kept in English).
+    return str(_("Not a knob: choose from %(knobs)s.")) % {"knobs": ", ".join(HOUSE_KNOBS)}
+
+
 class _RulesBase(serializers.Serializer):
     """The knobs of a casual match; any knob left out is the house rule. Validated into an
     ``engine.Rules``."""
@@ -64,9 +70,7 @@ class _RulesBase(serializers.Serializer):
         if isinstance(data, Mapping):
             unknown = sorted(str(k) for k in data if k not in HOUSE_KNOBS)
             if unknown:
-                raise serializers.ValidationError(
-                    {k: [f"Not a knob: choose from {', '.join(HOUSE_KNOBS)}."] for k in unknown}
-                )
+                raise serializers.ValidationError({k: [_not_a_knob()] for k in unknown})
         return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> engine.Rules:  # type: ignore[override]
@@ -95,7 +99,7 @@ def _bot_errors(level: str) -> list[str]:
     return [str(m) for m in form.errors.get("bot", [])]
 
 
-RULES_OR_LEAGUE = "Send rules for a casual match or a league for a ranked one, not both."
+RULES_OR_LEAGUE = _("Send rules for a casual match or a league for a ranked one, not both.")
 
 
 # --- what the API accepts ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -78,7 +79,7 @@ class GameMovesView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         if not request.user.is_authenticated:
-            raise GameError(UNAUTHENTICATED, "Log in or send an API token to play.")
+            raise GameError(UNAUTHENTICATED, _("Log in or send an API token to play."))
         data = MoveInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = services.game_play_move(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -23,7 +24,7 @@ from api.serializers.leagues import (
     StandingsQuery,
 )
 from api.views.common import Pagination, error_responses, paginated, query_params
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from leagues import selectors, services
 from leagues.models import League, Membership
 from leagues.tournaments.selectors import league_tournaments
@@ -54,7 +55,9 @@ class LeagueListView(APIView):
         member = None
         if query.get("member") == "me":
             if not request.user.is_authenticated:
-                raise GameError(UNAUTHENTICATED, "Log in or send an API token to see your leagues.")
+                raise GameError(
+                    UNAUTHENTICATED, _("Log in or send an API token to see your leagues.")
+                )
             member = request.user
         leagues = selectors.leagues_visible(status=query.get("status"), member=member)
         return paginated(self, request, leagues, LeagueSerializer)
@@ -132,10 +135,14 @@ class LeagueMembersView(APIView):
         query = query_params(MembersQuery, request)
         if query["status"] != Membership.Status.ACTIVE:
             if not request.user.is_authenticated:
-                raise GameError(UNAUTHENTICATED, "Log in or send an API token first.")
+                raise GameError(UNAUTHENTICATED, _("Log in or send an API token first."))
             if not services.league_may_moderate(league=league, user=request.user):
                 raise GameError(
-                    FORBIDDEN, f"Only moderators of {league.name} may see these members."
+                    FORBIDDEN,
+                    lazy_format(
+                        _("Only moderators of %(league)s may see these members."),
+                        league=league.name,
+                    ),
                 )
         rows = selectors.league_members(league=league, status=query["status"])
         return paginated(self, request, rows, MembershipSerializer)
@@ -187,7 +194,9 @@ class LeagueLeaveView(APIView):
         league = services.league_get(slug=slug)
         membership = services.league_leave(league=league, user=request.user)
         if membership is None:
-            raise GameError(NOT_FOUND, f"You are not a member of {league.name}.")
+            raise GameError(
+                NOT_FOUND, lazy_format(_("You are not a member of %(league)s."), league=league.name)
+            )
         return Response(_membership_data(membership, league))
 
 

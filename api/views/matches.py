@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.request import Request
@@ -64,7 +65,7 @@ class MatchListView(generics.ListAPIView):
         seated = None
         if given["mine"]:
             if not self.request.user.is_authenticated:
-                raise GameError(UNAUTHENTICATED, "Log in or send an API token to list yours.")
+                raise GameError(UNAUTHENTICATED, _("Log in or send an API token to list yours."))
             seated = self.request.user
         return matches_public(
             player=given.get("player", ""),

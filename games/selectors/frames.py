@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import clock
@@ -35,7 +36,7 @@ def game_get(*, game_id: int) -> Game:
             pk=game_id
         )
     except Game.DoesNotExist:
-        raise GameError(NOT_FOUND, "There is no such game.") from None
+        raise GameError(NOT_FOUND, _("There is no such game.")) from None
 
 
 def _seat_info(match: Match, seat: int) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import NOT_FOUND, GameError
 from games.models import Game, Match
@@ -72,6 +73,6 @@ def match_public_get(*, match_id: int) -> Match:
         .first()
     )
     if match is None:
-        raise GameError(NOT_FOUND, "There is no such match.")
+        raise GameError(NOT_FOUND, _("There is no such match."))
     match.rematch_info = _rematch_info(match)
     return match

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import notify, services
@@ -41,7 +42,7 @@ def game_lock(game_id: int) -> Game:
     written out once (``games.services._rows``): compiling it was most of its cost."""
     game = game_row_lock(game_id)
     if game is None:
-        raise GameError(NOT_FOUND, "There is no such game.")
+        raise GameError(NOT_FOUND, _("There is no such game."))
     setattr(game, _TO_MOVE_AT_LOCK, game.to_move)
     return game
 
@@ -50,13 +51,13 @@ def acting_seat(match: Match, *, user: Any, bot: bool = False, seat: int | None 
     """The seat that acts: a bot's given seat, or the seat the user holds."""
     if bot:
         if seat not in SEATS or not match.is_bot(seat):
-            raise GameError(FORBIDDEN, "No bot sits in that seat.")
+            raise GameError(FORBIDDEN, _("No bot sits in that seat."))
         return seat
     if user is None or not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in to play; anyone may watch.")
+        raise GameError(UNAUTHENTICATED, _("Log in to play; anyone may watch."))
     held = match.seat_of(user)
     if held is None:
-        raise GameError(FORBIDDEN, "You are watching this game: only its players may act.")
+        raise GameError(FORBIDDEN, _("You are watching this game: only its players may act."))
     return held
 
 

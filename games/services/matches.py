@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.selectors import users_blocked_either_way
@@ -18,7 +19,7 @@ from games.services._common import acting_seat, notice_on_commit, user_frames_on
 
 REMATCH_ACTIONS = ("offer", "accept", "decline")
 #: The lobby's words for any refusal to play someone (a block is never revealed to the blocked).
-CANNOT_PLAY = "You cannot challenge this player."
+CANNOT_PLAY = _("You cannot challenge this player.")
 
 
 def match_create(
@@ -31,7 +32,7 @@ def match_create(
     A ranked match needs a ``league`` that lets bots play ranked (see ``_match_open``).
     """
     if not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in to start a match.")
+        raise GameError(UNAUTHENTICATED, _("Log in to start a match."))
     if bot not in BotLevel.values:
         raise ValueError(f"unknown bot level {bot!r}")
     engine.bot(bot, seed=0)  # ValueError if the engine has no such bot (yet)
@@ -41,7 +42,7 @@ def match_create(
 def _check_people(*users: Any) -> None:
     for user in users:
         if not getattr(user, "is_authenticated", False) or not user.is_active:
-            raise GameError(UNAUTHENTICATED, "Both players need an active account.")
+            raise GameError(UNAUTHENTICATED, _("Both players need an active account."))
 
 
 def match_create_between(
@@ -58,7 +59,7 @@ def match_create_between(
     ``match_target``, when given, overrides the rules' target (a tournament's own target)."""
     _check_people(user0, user1)
     if user0.pk == user1.pk:
-        raise GameError(FORBIDDEN, "You cannot play against yourself.")
+        raise GameError(FORBIDDEN, _("You cannot play against yourself."))
     return _match_open(
         rules=rules,
         ranked=ranked,
@@ -162,7 +163,7 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
     neutral words, which never reveal who blocked whom).
     """
     if action not in REMATCH_ACTIONS:
-        raise GameError(BAD_MESSAGE, 'A rematch is "offer", "accept" or "decline".')
+        raise GameError(BAD_MESSAGE, _('A rematch is "offer", "accept" or "decline".'))
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))
@@ -171,10 +172,10 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
             .first()
         )
         if match is None:
-            raise GameError(NOT_FOUND, "There is no such match.")
+            raise GameError(NOT_FOUND, _("There is no such match."))
         seat = acting_seat(match, user=user)
         if match.status != Match.Status.FINISHED:
-            raise GameError(FORBIDDEN, "A rematch can be offered once the match is over.")
+            raise GameError(FORBIDDEN, _("A rematch can be offered once the match is over."))
         other = 1 - seat
         if match.rematch_id is not None:  # made already: the same answer again
             by = match.rematch_offered_by if match.rematch_offered_by is not None else seat
@@ -184,12 +185,12 @@ def match_rematch(*, match_id: int, user: Any, action: str) -> RematchResult:
         offered_by = match.rematch_offered_by
         if action == "decline":
             if offered_by is None:
-                raise GameError(FORBIDDEN, "There is no rematch offer to decline.")
+                raise GameError(FORBIDDEN, _("There is no rematch offer to decline."))
             match.rematch_offered_by = None
             match.save(update_fields=["rematch_offered_by", "updated_at"])
             result = RematchResult("declined", seat)
         elif action == "accept" and offered_by != other:
-            raise GameError(FORBIDDEN, "Your opponent has not offered a rematch.")
+            raise GameError(FORBIDDEN, _("Your opponent has not offered a rematch."))
         elif action == "offer" and not match.is_bot(other) and offered_by != other:
             match.rematch_offered_by = seat
             match.save(update_fields=["rematch_offered_by", "updated_at"])

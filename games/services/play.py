@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import engine
 from games import bots as bot_runner
@@ -20,8 +21,10 @@ from games.errors import (
     NOTHING_TO_UNDO,
     STALE_VERSION,
     GameError,
+    lazy_format,
 )
 from games.models import Game, Match, Move
+from games.refusals import refusal_message
 from games.selectors import game_may_abort, game_undo_plan, undo_allowed
 from games.services._common import (
     MAX_MOVE_ID,
@@ -57,9 +60,14 @@ def game_play_move(
     not_your_turn, stale_version, illegal_move (with the engine's code and params).
     """
     if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID:
-        raise GameError(BAD_MESSAGE, f"A move id is a string of at most {MAX_MOVE_ID} characters.")
+        raise GameError(
+            BAD_MESSAGE,
+            lazy_format(
+                _("A move id is a string of at most %(count)d characters."), count=MAX_MOVE_ID
+            ),
+        )
     if not isinstance(move, str):
-        raise GameError(BAD_MESSAGE, "A move is a text such as h:7D-c2.")
+        raise GameError(BAD_MESSAGE, _("A move is a text such as h:7D-c2."))
     acting: int | None = None
     try:
         with transaction.atomic():
@@ -75,16 +83,20 @@ def game_play_move(
                 if earlier is not None:
                     return _replayed(earlier, acting)
             if not game.is_active:
-                raise GameError(GAME_OVER, "This game is over.")
+                raise GameError(GAME_OVER, _("This game is over."))
             if game.to_move != acting:
                 raise GameError(
                     NOT_YOUR_TURN,
-                    f"It is not your turn: {opponent_phrase(match, 1 - acting)} is playing.",
+                    lazy_format(
+                        # Translators: %(opponent)s is the opponent's username or "the Easy bot".
+                        _("It is not your turn: %(opponent)s is playing."),
+                        opponent=opponent_phrase(match, 1 - acting),
+                    ),
                 )
             if version != game.version:
                 raise GameError(
                     STALE_VERSION,
-                    "The table moved on since you chose that move; here is the current state.",
+                    _("The table moved on since you chose that move; here is the current state."),
                     params={"version": game.version},
                 )
             played = engine.Game.from_dict(game.state)
@@ -93,7 +105,10 @@ def game_play_move(
                 played.play(parsed)
             except engine.IllegalMove as exc:
                 raise GameError(
-                    ILLEGAL_MOVE, str(exc), params=dict(exc.params), engine_code=exc.code
+                    ILLEGAL_MOVE,
+                    refusal_message(exc, king_on_empty=played.rules.king_on_empty),
+                    params=dict(exc.params),
+                    engine_code=exc.code,
                 ) from exc
             game.state = played.to_dict()
             game.version += 1
@@ -139,7 +154,7 @@ def _move_by_id(game_id: int, move_id: str) -> Move | None:
 def _replayed(earlier: Move, acting: int) -> MoveResult:
     """The result of a move id seen before: the earlier move's, if the same seat sent it."""
     if earlier.seat != acting:
-        raise GameError(BAD_MESSAGE, "That move id was already used in this game.")
+        raise GameError(BAD_MESSAGE, _("That move id was already used in this game."))
     return MoveResult(
         game_id=earlier.game_id,
         version=earlier.version,
@@ -155,12 +170,12 @@ def game_resign(*, game_id: int, user: Any, scope: str) -> Game:
     resigner's pay-off pile) or the whole match (scope "match": the opponent wins it; the
     game ends as resigned and scores nothing more). Returns the ended game."""
     if scope not in RESIGN_SCOPES:
-        raise GameError(BAD_MESSAGE, 'Resign the "game" or the "match".')
+        raise GameError(BAD_MESSAGE, _('Resign the "game" or the "match".'))
     with transaction.atomic():
         game = game_lock(game_id)
         seat = acting_seat(game.match, user=user, bot=False, seat=None)
         if not game.is_active:
-            raise GameError(GAME_OVER, "This game is over.")
+            raise GameError(GAME_OVER, _("This game is over."))
         left = len(game.state["players"][seat]["payoff"])
         game.version += 1
         match_ended = _game_finish(
@@ -188,7 +203,7 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
     stale_version, nothing_to_undo.
     """
     if isinstance(version, bool) or not isinstance(version, int):
-        raise GameError(BAD_MESSAGE, "An undo needs the version it was asked against.")
+        raise GameError(BAD_MESSAGE, _("An undo needs the version it was asked against."))
     with transaction.atomic():
         game = game_lock(game_id)
         match = game.match
@@ -196,26 +211,28 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
         if not undo_allowed(match):
             raise GameError(
                 FORBIDDEN,
-                "Moves cannot be taken back in ranked play."
+                _("Moves cannot be taken back in ranked play.")
                 if match.ranked
-                else "Moves can be taken back only in a game against a bot.",
+                else _("Moves can be taken back only in a game against a bot."),
             )
         if not game.is_active or match.status != Match.Status.ACTIVE:
-            raise GameError(GAME_OVER, "This game is over.")
+            raise GameError(GAME_OVER, _("This game is over."))
         if game.to_move != seat:
-            raise GameError(NOT_YOUR_TURN, "You can take back moves only in your own turn.")
+            raise GameError(NOT_YOUR_TURN, _("You can take back moves only in your own turn."))
         if version != game.version:
             raise GameError(
                 STALE_VERSION,
-                "The table moved on since you asked; here is the current state.",
+                _("The table moved on since you asked; here is the current state."),
                 params={"version": game.version},
             )
         plan = game_undo_plan(game, seat)
         if plan is None:
             raise GameError(
                 NOTHING_TO_UNDO,
-                "Nothing to take back: you have made no move this turn since new cards came "
-                "into view.",
+                _(
+                    "Nothing to take back: you have made no move this turn since new cards "
+                    "came into view."
+                ),
             )
         game.state = plan.state
         game.version += 1
@@ -238,11 +255,13 @@ def game_abort(*, game_id: int, user: Any) -> Game:
         match = game.match
         seat = acting_seat(match, user=user)
         if not game.is_active or match.status != Match.Status.ACTIVE:
-            raise GameError(GAME_OVER, "This game is over.")
+            raise GameError(GAME_OVER, _("This game is over."))
         if game.number != 1:
-            raise GameError(FORBIDDEN, "Only a match's first game can be aborted: resign instead.")
+            raise GameError(
+                FORBIDDEN, _("Only a match's first game can be aborted: resign instead.")
+            )
         if not game_may_abort(game, seat):
-            raise GameError(FORBIDDEN, "Both players have moved: resign instead of aborting.")
+            raise GameError(FORBIDDEN, _("Both players have moved: resign instead of aborting."))
         now = timezone.now()
         game.status = Game.Status.ABORTED
         game.reason = Game.Reason.ABORTED

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from leagues.models import Entry, Membership, Tournament, TournamentMatch
 from leagues.tournaments.pairing import Bracket, elimination_bracket
 from leagues.tournaments.services import entrants_of, results_by_round, withdrawn_of
@@ -271,7 +273,7 @@ def tournament_visible_get(*, tournament_id: int, user: Any) -> Tournament:
         tournament.status == Tournament.Status.DRAFT
         and not league_may_moderate(league=tournament.league, user=user)
     ):
-        raise GameError(NOT_FOUND, "There is no such tournament.")
+        raise GameError(NOT_FOUND, _("There is no such tournament."))
     return tournament
 
 

@@ -15,9 +15,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import engine
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Game, Match, Move
 from leagues.models import Entry, League, Membership, Round, Tournament, TournamentMatch
 from leagues.tournaments.pairing import (
@@ -130,9 +131,16 @@ def tournament_open_registration(*, tournament: Tournament) -> Tournament:
     with transaction.atomic():
         t = _lock(tournament)
         if t.status != Tournament.Status.DRAFT:
-            raise GameError(FORBIDDEN, f"{t.name}: registration opens only from a draft.")
+            raise GameError(
+                FORBIDDEN,
+                lazy_format(
+                    _("%(tournament)s: registration opens only from a draft."), tournament=t.name
+                ),
+            )
         if not t.league.is_active:
-            raise GameError(FORBIDDEN, f"{t.league.name} is archived.")
+            raise GameError(
+                FORBIDDEN, lazy_format(_("%(league)s is archived."), league=t.league.name)
+            )
         t.status = Tournament.Status.REGISTRATION
         t.save(update_fields=["status", "updated_at"])
     return t
@@ -144,13 +152,16 @@ def tournament_register(*, tournament: Tournament, user: Any) -> Entry:
     active member; a bot account in a ranked tournament of a league whose bots do not play
     ranked)."""
     if not getattr(user, "is_authenticated", False):
-        raise GameError(UNAUTHENTICATED, "Log in to enter a tournament.")
+        raise GameError(UNAUTHENTICATED, _("Log in to enter a tournament."))
     from leagues.services import ranked_member_check
 
     with transaction.atomic():
         t = _lock(tournament)
         if t.status != Tournament.Status.REGISTRATION:
-            raise GameError(FORBIDDEN, f"Registration for {t.name} is not open.")
+            raise GameError(
+                FORBIDDEN,
+                lazy_format(_("Registration for %(tournament)s is not open."), tournament=t.name),
+            )
         ranked_member_check(league=t.league, user=user, ranked=t.ranked)
         entry, created = Entry.objects.get_or_create(tournament=t, user=user)
         if not created and entry.is_withdrawn:
@@ -168,9 +179,12 @@ def tournament_withdraw(*, tournament: Tournament, user: Any) -> Entry:
         t = _lock(tournament)
         entry = Entry.objects.filter(tournament=t, user_id=getattr(user, "pk", None)).first()
         if entry is None:
-            raise GameError(NOT_FOUND, f"You are not entered in {t.name}.")
+            raise GameError(
+                NOT_FOUND,
+                lazy_format(_("You are not entered in %(tournament)s."), tournament=t.name),
+            )
         if t.status == Tournament.Status.FINISHED:
-            raise GameError(FORBIDDEN, f"{t.name} is over.")
+            raise GameError(FORBIDDEN, lazy_format(_("%(tournament)s is over."), tournament=t.name))
         if entry.is_withdrawn:
             return entry
         if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
@@ -227,10 +241,21 @@ def tournament_start(*, tournament: Tournament) -> Tournament:
     with transaction.atomic():
         t = _lock(tournament)
         if t.status != Tournament.Status.REGISTRATION:
-            raise GameError(FORBIDDEN, f"{t.name} can start only while registration is open.")
+            raise GameError(
+                FORBIDDEN,
+                lazy_format(
+                    _("%(tournament)s can start only while registration is open."),
+                    tournament=t.name,
+                ),
+            )
         entries = list(t.entries.filter(status=Entry.Status.REGISTERED))
         if len(entries) < 2:
-            raise GameError(FORBIDDEN, f"{t.name} needs at least two entrants to start.")
+            raise GameError(
+                FORBIDDEN,
+                lazy_format(
+                    _("%(tournament)s needs at least two entrants to start."), tournament=t.name
+                ),
+            )
         ratings = {m.user_id: m.rating for m in Membership.objects.filter(league_id=t.league_id)}
         for e in entries:
             e.seed_rating = ratings.get(e.user_id, 1500.0)
@@ -389,9 +414,9 @@ def pairing_result_set(
             .get(pk=pairing.pk)
         )
         if p.second_id is None:
-            raise GameError(FORBIDDEN, "A bye has no result to set.")
+            raise GameError(FORBIDDEN, _("A bye has no result to set."))
         if winner_id not in (p.first_id, p.second_id, None):
-            raise GameError(FORBIDDEN, "The winner must be one of the pair.")
+            raise GameError(FORBIDDEN, _("The winner must be one of the pair."))
         p.winner_id = winner_id
         p.forfeit = forfeit
         p.source = TournamentMatch.Source.ADMIN

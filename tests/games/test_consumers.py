@@ -14,6 +14,7 @@ from channels.testing import WebsocketCommunicator
 import engine
 from games import services
 from games.models import Game
+from games.refusals import refusal_message
 from games.selectors import game_event_frames, game_state_frame
 from tests import sockets
 from tests.games.helpers import a_center_move, a_side_move, current_game, legal
@@ -259,7 +260,7 @@ async def test_an_illegal_move_keeps_the_engines_code_and_echoes_the_id(
             "type": "error",
             "code": "illegal_move",
             "engine_code": refused.value.code,
-            "message": str(refused.value),
+            "message": str(refusal_message(refused.value)),  # the engine's, in player words
             "params": refused.value.params,
             "id": "m7",
         }

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 import engine
 from games.errors import GameError
 from games.models import Game, Match, Move
+from games.refusals import card_label, refusal_message
 from games.services import game_play_move, game_resign, match_create
 from tests.games.helpers import SMALL, a_center_move, a_side_move, current_game, legal, seed_where
 
@@ -172,7 +173,9 @@ def test_an_engine_refusal_keeps_its_code_and_params(
     error = _error(game_play_move, game_id=game.pk, user=alice, move=move, version=0, move_id="x")
 
     assert error.code == "illegal_move" and error.engine_code == refused.value.code == engine_code
-    assert error.params == refused.value.params and error.message == str(refused.value)
+    assert error.params == refused.value.params
+    # The engine's English, in the player's words (games.refusals): translatable.
+    assert error.message == str(refusal_message(refused.value)) != str(refused.value)
     game.refresh_from_db()
     assert game.version == 0 and not game.moves.exists()
 
@@ -185,7 +188,7 @@ def test_a_wrong_rank_names_the_card_and_the_stack(alice, human_starts) -> None:
         game_play_move, game_id=game.pk, user=alice, move=f"h:{card}-c1", version=0, move_id="x"
     )
     assert (error.code, error.engine_code) == ("illegal_move", "wrong_rank")
-    assert card in error.message and error.params
+    assert card_label(card) in error.message and error.params["card"] == card
 
 
 def test_watchers_strangers_and_missing_games(alice, bob, human_starts) -> None:

@@ -122,7 +122,7 @@ def test_posting_and_cancelling_a_seek(client, alice, settings) -> None:
     assert seek.owner == alice and seek.rules == SMALL.to_dict()
 
     again = client.post(reverse("lobby:seek_create"), prefixed("seek"))
-    assert "You have 1 open seeks already" in again.content.decode()
+    assert "You have 1 open seek already" in again.content.decode()
 
     response = client.post(reverse("lobby:seek_cancel", args=[seek.pk]))
     assert response.url == reverse("lobby:people")
