@@ -2,46 +2,134 @@
 // card names, move texts, and the CSS-drawn faces, backs and piles; and `el`, the element
 // builder every page script uses (notify.js and lobby.js too). No build step: an ES module.
 
-// Texts: every word lives in a TEXT table, so the i18n work can route them through Django's
-// JavaScript catalog. `%(name)s` placeholders follow Django's `interpolate`. Each page adds its
-// own words with `addTexts`.
+// Texts. Every English text a page script shows is written in a TEXT table as
+// `gettext_noop("…")`, or `ngettext_lazy("…", "…")` when it holds a count (its singular and
+// plural): the two names `manage.py makemessages -d djangojs` (xgettext) extracts, so the texts
+// reach locale/<lang>/LC_MESSAGES/djangojs.po. `t(key, params)` and `tn(key, n, params)`
+// translate them when they are shown, through Django's JavaScript catalog (/jsi18n/, which
+// defines window.gettext and window.ngettext; without it the English stands). `%(name)s`
+// placeholders follow Django's `interpolate`; numbers among the params are written the page
+// language's way. Each page script adds its own texts with `addTexts`; keys are shared by every
+// script on a page, so a key means one text everywhere (tests/test_jsi18n.py checks).
+// A `// Translators:` comment right above a text reaches the .po file.
+
+/** Marks one text for extraction; `t` translates it when shown. */
+export const gettext_noop = (text) => text;
+
+/** Marks a singular and plural pair for extraction; `tn` picks the form for a count. */
+export const ngettext_lazy = (singular, plural) => ({ singular, plural });
+
 export const TEXT = {
-  rankA: "Ace",
-  rankJ: "Jack",
-  rankQ: "Queen",
-  rankK: "King",
-  suitS: "spades",
-  suitH: "hearts",
-  suitD: "diamonds",
-  suitC: "clubs",
-  card: "%(rank)s of %(suit)s",
-  aCard: "a card",
-  fromHand: "from the hand",
-  fromPayoff: "from the pay-off pile",
-  fromSide: "from side stack %(n)s",
-  toCenter: "to center stack %(n)s",
-  toSide: "to side stack %(n)s",
-  shortHand: "hand",
-  shortPayoff: "pay-off",
-  shortSide: "side %(n)s",
-  shortCenter: "center %(n)s",
+  rankA: gettext_noop("Ace"),
+  rankJ: gettext_noop("Jack"),
+  rankQ: gettext_noop("Queen"),
+  rankK: gettext_noop("King"),
+  // Translators: "Queen of spades": the suits are lowercase and plural, after "of".
+  suitS: gettext_noop("spades"),
+  suitH: gettext_noop("hearts"),
+  suitD: gettext_noop("diamonds"),
+  suitC: gettext_noop("clubs"),
+  // Translators: a card's name, "Queen of spades"; rank is a rank's name or 2 to 10.
+  card: gettext_noop("%(rank)s of %(suit)s"),
+  aCard: gettext_noop("a card"),
+  // Translators: where a move took a card from: "You played the 5 of clubs from the hand to center stack 2."
+  fromHand: gettext_noop("from the hand"),
+  fromPayoff: gettext_noop("from the pay-off pile"),
+  fromSide: gettext_noop("from side stack %(n)s"),
+  toCenter: gettext_noop("to center stack %(n)s"),
+  toSide: gettext_noop("to side stack %(n)s"),
+  // Translators: short places in the move list: "hand → center 2".
+  shortHand: gettext_noop("hand"),
+  shortPayoff: gettext_noop("pay-off"),
+  shortSide: gettext_noop("side %(n)s"),
+  shortCenter: gettext_noop("center %(n)s"),
   // piles
-  payoffShort: "Pay-off",
-  stockShort: "Stock",
-  needsShort: "needs %(rank)s",
-  kingBadge: "K=%(rank)s",
+  // Translators: the caption under a pay-off pile on the table (short).
+  payoffShort: gettext_noop("Pay-off"),
+  // Translators: the caption under the stock on the table (short).
+  stockShort: gettext_noop("Stock"),
+  // Translators: the caption under a center stack: the rank it needs next, "needs 5" (short).
+  needsShort: gettext_noop("needs %(rank)s"),
+  // Translators: the badge on a King on a center stack: the rank it stands for, "K=7" (short).
+  kingBadge: gettext_noop("K=%(rank)s"),
 };
 
 export function addTexts(more) {
   Object.assign(TEXT, more);
 }
 
-const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
+/** The page's language (base.html's `<html lang>`), for Intl. */
+export function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
 
-/** A text by key, translated, with `%(name)s` placeholders filled. */
+const numberFormats = new Map();
+
+/** A number written the page language's way (digits, grouping). */
+export function formatNumber(value, options = {}) {
+  const key = `${pageLanguage()} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(pageLanguage(), options);
+    } catch {
+      format = new Intl.NumberFormat("en", options);
+    }
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** Items listed the page language's way, without "and": "5 of clubs, King of hearts". */
+export function formatList(items) {
+  try {
+    return new Intl.ListFormat(pageLanguage(), { type: "unit", style: "long" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+/** "1:05" for 65 seconds, in the page language's digits. */
+export function formatDuration(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(whole / 60);
+  return `${formatNumber(m)}:${formatNumber(whole % 60, { minimumIntegerDigits: 2 })}`;
+}
+
+// Read at call time, not at load: the catalog's classic script runs before the (deferred)
+// module scripts, but a page that loads it later still gets its words.
+function catalogGettext(text) {
+  return typeof window.gettext === "function" ? window.gettext(text) : text;
+}
+
+function catalogNgettext(singular, plural, n) {
+  if (typeof window.ngettext === "function") return window.ngettext(singular, plural, n);
+  return n === 1 ? singular : plural;
+}
+
+function fill(template, params) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => {
+    if (!(name in params)) return "";
+    const value = params[name];
+    return typeof value === "number" ? formatNumber(value) : String(value);
+  });
+}
+
+/** A text by key, translated but with its placeholders left in (for callers that split it). */
+export function template(key, n = null) {
+  const text = TEXT[key] ?? key;
+  if (typeof text === "object") return catalogNgettext(text.singular, text.plural, Number(n ?? 0));
+  return catalogGettext(text);
+}
+
+/** A text by key, translated, with `%(name)s` placeholders filled (a plural text counts `params.count`). */
 export function t(key, params = {}) {
-  const template = gettext(TEXT[key] ?? key);
-  return template.replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
+  return fill(template(key, params.count), params);
+}
+
+/** A plural text by key for the count `n` (also `%(count)s` unless params has its own). */
+export function tn(key, n, params = {}) {
+  return fill(template(key, n), { count: n, ...params });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,11 +219,11 @@ export function splitMove(text) {
 export function fromText(src, short = false) {
   if (src.startsWith("h:")) return t(short ? "shortHand" : "fromHand");
   if (src === "p") return t(short ? "shortPayoff" : "fromPayoff");
-  return t(short ? "shortSide" : "fromSide", { n: src.slice(1) });
+  return t(short ? "shortSide" : "fromSide", { n: Number(src.slice(1)) });
 }
 
 export function toText(tgt, short = false) {
-  const n = tgt.slice(1);
+  const n = Number(tgt.slice(1));
   if (tgt.startsWith("c")) return t(short ? "shortCenter" : "toCenter", { n });
   return t(short ? "shortSide" : "toSide", { n });
 }
@@ -167,7 +255,7 @@ export function movedCard(move, seat, before, after) {
 export function payoffContent(top, size) {
   return [
     el("span", { class: `pile pile-payoff${size > 1 ? " has-depth" : ""}`, "data-pile": "payoff" }, top ? cardFace(top) : cardEmpty()),
-    el("span", { class: "pile-count", "aria-hidden": "true" }, String(size)),
+    el("span", { class: "pile-count", "aria-hidden": "true" }, formatNumber(size)),
     el("span", { class: "slot-caption", "aria-hidden": "true" }, t("payoffShort")),
   ];
 }
@@ -187,7 +275,7 @@ export function sideFan(cards, key) {
 export function stockContent(size) {
   return [
     el("span", { class: `pile${size > 1 ? " has-depth" : ""}` }, size ? cardBack() : cardEmpty()),
-    el("span", { class: "pile-count", "aria-hidden": "true" }, String(size)),
+    el("span", { class: "pile-count", "aria-hidden": "true" }, formatNumber(size)),
     el("span", { class: "slot-caption", "aria-hidden": "true" }, t("stockShort")),
   ];
 }

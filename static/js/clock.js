@@ -3,26 +3,25 @@
 // down to it on the browser's clock, corrected by the server's `now` sent with each frame, and
 // starts again from every state frame.
 
-import { addTexts, t } from "./cards.js";
+import { addTexts, formatDuration, formatList, gettext_noop, ngettext_lazy, t, tn } from "./cards.js";
 
 addTexts({
-  clockYou: "Your time: %(time)s",
-  clockThem: "%(name)s's time: %(time)s",
-  clockLabel: "Time left for this turn",
-  timeoutsLine: "Timed out in a row: %(list)s. %(max)s in a row forfeit the match.",
-  timeoutsOf: "%(name)s %(n)s",
-  opponentAway: "Opponent disconnected — %(n)s s to return",
-  opponentAwayOpen: "Opponent disconnected",
-  seatAway: "%(name)s disconnected — %(n)s s to return",
-  seatAwayOpen: "%(name)s disconnected",
+  // Translators: the running turn clock; time is minutes:seconds, "1:05".
+  clockYou: gettext_noop("Your time: %(time)s"),
+  clockThem: gettext_noop("%(name)s's time: %(time)s"),
+  // Translators: list is one "name count" pair per player ("You 1, Bruno 2"); count is how many timeouts in a row lose the match.
+  timeoutsLine: ngettext_lazy(
+    "Timed out in a row: %(list)s. %(count)s in a row forfeits the match.",
+    "Timed out in a row: %(list)s. %(count)s in a row forfeit the match.",
+  ),
+  // Translators: one player's timeouts in a row in the list of "Timed out in a row: …": "Bruno 2".
+  timeoutsOf: gettext_noop("%(name)s %(n)s"),
+  // Translators: n is the seconds left for the opponent to come back ("s" for seconds).
+  opponentAway: gettext_noop("Opponent disconnected — %(n)s s to return"),
+  opponentAwayOpen: gettext_noop("Opponent disconnected"),
+  seatAway: gettext_noop("%(name)s disconnected — %(n)s s to return"),
+  seatAwayOpen: gettext_noop("%(name)s disconnected"),
 });
-
-/** "1:05" for 65 seconds. */
-function mmss(seconds) {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return `${m}:${String(s).padStart(2, "0")}`;
-}
 
 /** Seconds from the warning colour on. */
 const WARN_BELOW = 10;
@@ -97,7 +96,7 @@ export class TableClock {
       return false;
     }
     const seconds = this.left(deadline);
-    const time = mmss(seconds);
+    const time = formatDuration(seconds);
     node.textContent = this.toMove === this.me() ? t("clockYou", { time }) : t("clockThem", { name: this.name(this.toMove), time });
     node.dataset.seat = String(this.toMove);
     node.dataset.warn = seconds < WARN_BELOW ? "true" : "false";
@@ -115,8 +114,8 @@ export class TableClock {
       return;
     }
     const me = this.me();
-    const list = [0, 1].map((seat) => t("timeoutsOf", { name: seat === me ? t("you") : this.name(seat), n: counts[seat] })).join(", ");
-    node.textContent = t("timeoutsLine", { list, max: this.clock.max_timeouts || 3 });
+    const list = [0, 1].map((seat) => t("timeoutsOf", { name: seat === me ? t("you") : this.name(seat), n: counts[seat] }));
+    node.textContent = tn("timeoutsLine", this.clock.max_timeouts || 3, { list: formatList(list) });
     node.hidden = false;
   }
 

@@ -4,35 +4,38 @@
 // `spite:me` event. Every action stays an ordinary POST form, as the server rendered it, so
 // the page works the same without JavaScript. No build step.
 
-import { el } from "./cards.js";
+import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn } from "./cards.js";
 
-const TEXT = {
-  yourSeek: "Your seek",
-  take: "Take",
-  takeHidden: " %(name)s's seek",
-  cancel: "Cancel",
-  cancelSeekHidden: " your seek",
-  accept: "Accept",
-  decline: "Decline",
-  challengesYou: "%(name)s challenges you",
-  youChallenged: "You challenged %(name)s",
-  expiresIn: "expires in %(n)s min",
-  expiresSoon: "expires in less than a minute",
-  newSeek: "New seek by %(name)s: %(rules)s.",
-  botBadge: "bot",
-  botBadgeTitle: "A bot account: played by a program",
-};
-
-function t(key, params = {}) {
-  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
-}
+addTexts({
+  yourSeek: gettext_noop("Your seek"),
+  take: gettext_noop("Take"),
+  // Translators: read after "Take" by screen readers only: "Take Bruno's seek".
+  takeHidden: gettext_noop(" %(name)s's seek"),
+  cancel: gettext_noop("Cancel"),
+  // Translators: read after "Cancel" by screen readers only: "Cancel your seek".
+  cancelSeekHidden: gettext_noop(" your seek"),
+  accept: gettext_noop("Accept"),
+  decline: gettext_noop("Decline"),
+  // Translators: name becomes a link to the player's profile.
+  challengesYou: gettext_noop("%(name)s challenges you"),
+  // Translators: name becomes a link to the player's profile.
+  youChallenged: gettext_noop("You challenged %(name)s"),
+  // Translators: count is whole minutes ("min" for minutes).
+  expiresIn: ngettext_lazy("expires in %(count)s min", "expires in %(count)s min"),
+  expiresSoon: gettext_noop("expires in less than a minute"),
+  // Translators: said to screen readers; rules is the seek's rules, "House rules, first to 50 points".
+  newSeek: gettext_noop("New seek by %(name)s: %(rules)s."),
+  // Translators: a badge beside a bot account's name.
+  botBadge: gettext_noop("bot"),
+  botBadgeTitle: gettext_noop("A bot account: played by a program"),
+});
 
 const TICK = 15000;
 
 function expiryText(iso) {
   const left = Date.parse(iso) - Date.now();
   if (left < 60000) return t("expiresSoon");
-  return t("expiresIn", { n: Math.floor(left / 60000) });
+  return tn("expiresIn", Math.floor(left / 60000));
 }
 
 class PeopleLobby {
@@ -146,7 +149,7 @@ class PeopleLobby {
 
   challengeItem(c, received) {
     const other = received ? c.from : c.to;
-    const who = el("div", { class: "lobby-who" }, ...this.person(TEXT[received ? "challengesYou" : "youChallenged"], other));
+    const who = el("div", { class: "lobby-who" }, ...this.person(template(received ? "challengesYou" : "youChallenged"), other));
     const actions = received
       ? [
           this.form(this.url("acceptUrl", c.id), t("accept"), "button"),

@@ -6,37 +6,36 @@
 // frame is also dispatched as a `spite:me` event on `document`, so a page script (lobby.js) can
 // keep its own lists live without a second socket. No build step.
 
-import { el } from "./cards.js";
+import { addTexts, el, gettext_noop, ngettext_lazy, t, tn } from "./cards.js";
 import { Socket } from "./socket.js";
 
 // ---------------------------------------------------------------------------------------------
-// Texts: every word shown lives here (`%(name)s` placeholders follow Django's `interpolate`).
+// Texts: every word shown (cards.js's TEXT, shared with the page's own script; `notify` keys).
 // ---------------------------------------------------------------------------------------------
-const TEXT = {
-  challengesYou: "%(name)s challenges you",
-  challengeAnnounce: "%(name)s challenges you to a match: %(rules)s. Accept or decline in the notifications.",
-  accept: "Accept",
-  decline: "Decline",
-  dismiss: "Dismiss",
-  acceptLabel: "Accept %(name)s's challenge",
-  declineLabel: "Decline %(name)s's challenge",
-  expiresIn: "expires in %(n)s min",
-  expiresSoon: "expires in less than a minute",
-  declined: "%(name)s declined your challenge.",
-  expiredSent: "Your challenge to %(name)s expired.",
-  cancelledReceived: "%(name)s withdrew the challenge.",
-  starting: "Your match with %(name)s starts: going to the table…",
-  startingPlain: "Your match starts: going to the table…",
-  answering: "Sending your answer…",
-  yourTurn: "It is your turn in another game.",
-  goToTable: "Go to the table",
-  botBadge: "bot",
-  botBadgeTitle: "A bot account: played by a program",
-};
-
-function t(key, params = {}) {
-  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
-}
+addTexts({
+  challengesYou: gettext_noop("%(name)s challenges you"),
+  // Translators: said to screen readers; rules is the challenge's rules, "House rules, first to 50 points".
+  notifyChallengeAnnounce: gettext_noop("%(name)s challenges you to a match: %(rules)s. Accept or decline in the notifications."),
+  accept: gettext_noop("Accept"),
+  decline: gettext_noop("Decline"),
+  // Translators: the label of a notice's × button.
+  notifyDismiss: gettext_noop("Dismiss"),
+  acceptLabel: gettext_noop("Accept %(name)s's challenge"),
+  declineLabel: gettext_noop("Decline %(name)s's challenge"),
+  // Translators: count is whole minutes ("min" for minutes).
+  expiresIn: ngettext_lazy("expires in %(count)s min", "expires in %(count)s min"),
+  expiresSoon: gettext_noop("expires in less than a minute"),
+  notifyDeclined: gettext_noop("%(name)s declined your challenge."),
+  notifyExpiredSent: gettext_noop("Your challenge to %(name)s expired."),
+  notifyCancelledReceived: gettext_noop("%(name)s withdrew the challenge."),
+  notifyStarting: gettext_noop("Your match with %(name)s starts: going to the table…"),
+  notifyStartingPlain: gettext_noop("Your match starts: going to the table…"),
+  notifyYourTurn: gettext_noop("It is your turn in another game."),
+  notifyGoToTable: gettext_noop("Go to the table"),
+  // Translators: a badge beside a bot account's name.
+  botBadge: gettext_noop("bot"),
+  botBadgeTitle: gettext_noop("A bot account: played by a program"),
+});
 
 const INFO_LIFETIME = 15000; // ms an information notice stays before it goes by itself
 const TICK = 15000; // ms between refreshes of the "expires in" texts
@@ -44,7 +43,7 @@ const TICK = 15000; // ms between refreshes of the "expires in" texts
 function expiryText(iso) {
   const left = Date.parse(iso) - Date.now();
   if (left < 60000) return t("expiresSoon");
-  return t("expiresIn", { n: Math.floor(left / 60000) });
+  return tn("expiresIn", Math.floor(left / 60000));
 }
 
 function csrfToken() {
@@ -131,9 +130,9 @@ class Notifier {
     const card = this.card(c.id);
     if (card) this.remove(card);
     const mine = c.from && c.from.username === this.me;
-    if (mine && c.state === "declined") this.info(t("declined", { name: c.to.name }));
-    else if (mine && c.state === "expired") this.info(t("expiredSent", { name: c.to.name }));
-    else if (!mine && c.state === "cancelled" && card) this.info(t("cancelledReceived", { name: c.from.name }));
+    if (mine && c.state === "declined") this.info(t("notifyDeclined", { name: c.to.name }));
+    else if (mine && c.state === "expired") this.info(t("notifyExpiredSent", { name: c.to.name }));
+    else if (!mine && c.state === "cancelled" && card) this.info(t("notifyCancelledReceived", { name: c.from.name }));
   }
 
   matchStarts(frame) {
@@ -142,7 +141,7 @@ class Notifier {
       : null;
     const card = frame.challenge ? this.card(frame.challenge) : null;
     const name = other ? other.name : card ? card.dataset.name : "";
-    const text = name ? t("starting", { name }) : t("startingPlain");
+    const text = name ? t("notifyStarting", { name }) : t("notifyStartingPlain");
     if (card) this.remove(card);
     this.say(text);
     if (!frame.url || window.location.pathname === frame.url) return;
@@ -154,17 +153,17 @@ class Notifier {
     if (!frame.url || window.location.pathname === frame.url) return; // the table shows it
     const game = String(frame.game);
     if (this.list.querySelector(`[data-turn="${CSS.escape(game)}"]`)) return; // told already
-    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("dismiss"), text: "×" });
+    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("notifyDismiss"), text: "×" });
     const card = el(
       "li",
       { class: "notice notice-info", "data-turn": game },
-      el("p", { text: t("yourTurn") }),
-      el("p", {}, el("a", { href: frame.url, text: t("goToTable") })),
+      el("p", { text: t("notifyYourTurn") }),
+      el("p", {}, el("a", { href: frame.url, text: t("notifyGoToTable") })),
       close,
     );
     close.addEventListener("click", () => this.remove(card));
     this.list.prepend(card);
-    this.say(t("yourTurn"));
+    this.say(t("notifyYourTurn"));
   }
 
   showError(frame) {
@@ -215,7 +214,7 @@ class Notifier {
       el("p", { class: "notice-error", role: "alert", hidden: true }),
     );
     this.list.prepend(card);
-    if (announce) this.say(t("challengeAnnounce", { name: c.from.name, rules: c.summary }));
+    if (announce) this.say(t("notifyChallengeAnnounce", { name: c.from.name, rules: c.summary }));
   }
 
   answer(id, accept) {
@@ -233,7 +232,7 @@ class Notifier {
   }
 
   info(text) {
-    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("dismiss"), text: "×" });
+    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("notifyDismiss"), text: "×" });
     const card = el("li", { class: "notice notice-info" }, el("p", { text }), close);
     close.addEventListener("click", () => this.remove(card));
     this.list.prepend(card);

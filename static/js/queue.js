@@ -5,28 +5,19 @@
 // `spite:me` events) does the same. The socket is socket.js's (reconnecting with backoff, not
 // after a refusal). No build step: an ES module.
 
+import { addTexts, formatDuration, formatNumber, gettext_noop, t } from "./cards.js";
 import { Socket } from "./socket.js";
 
-const TEXT = {
-  waiting: "Waiting for an opponent… (%(time)s)",
-  reconnecting: "Connection lost: joining the queue again…",
-  paired: "Opponent found: %(name)s. Going to the table…",
-  pairedPlain: "Opponent found. Going to the table…",
-  refused: "%(message)s",
-};
-
-function t(key, params = {}) {
-  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => (name in params ? String(params[name]) : ""));
-}
+addTexts({
+  // Translators: time is how long you have waited, minutes:seconds ("1:05").
+  queueWaiting: gettext_noop("Waiting for an opponent… (%(time)s)"),
+  queueReconnecting: gettext_noop("Connection lost: joining the queue again…"),
+  queuePaired: gettext_noop("Opponent found: %(name)s. Going to the table…"),
+  queuePairedPlain: gettext_noop("Opponent found. Going to the table…"),
+});
 
 // Close codes after which reconnecting cannot help (docs/protocol.md).
 const FINAL_CLOSES = [4401, 4403, 4404];
-
-function clock(seconds) {
-  const m = Math.floor(seconds / 60);
-  const s = String(Math.floor(seconds % 60)).padStart(2, "0");
-  return `${m}:${s}`;
-}
 
 class Queue {
   constructor(root) {
@@ -55,7 +46,7 @@ class Queue {
     if (status === "open") this.root.dataset.state = "open";
     if (status !== "closed" && status !== "gone") return;
     if (!this.done) this.root.dataset.state = "closed"; // a refusal or a pairing stays shown
-    if (status === "closed") this.say(t("reconnecting")); // "gone": no retry is coming
+    if (status === "closed") this.say(t("queueReconnecting")); // "gone": no retry is coming
   }
 
   finish() {
@@ -91,7 +82,7 @@ class Queue {
       case "error":
         if (frame.code !== "bad_message") this.finish(); // refused: the server closes the socket
         this.root.dataset.state = "refused";
-        this.say(t("refused", { message: frame.message }));
+        this.say(frame.message || frame.code || ""); // the server wrote it in the page's language
         break;
       default:
         break;
@@ -99,9 +90,9 @@ class Queue {
   }
 
   counts(frame) {
-    this.waiting.textContent = String(frame.waiting);
+    this.waiting.textContent = formatNumber(frame.waiting);
     if (typeof frame.window === "number") {
-      this.windowValue.textContent = String(frame.window);
+      this.windowValue.textContent = formatNumber(frame.window);
       this.windowLine.hidden = false;
     }
   }
@@ -109,14 +100,14 @@ class Queue {
   tick() {
     if (this.done || this.joinedAt === null) return;
     const seconds = Math.max(0, (Date.now() - this.joinedAt) / 1000);
-    this.status.textContent = t("waiting", { time: clock(seconds) });
+    this.status.textContent = t("queueWaiting", { time: formatDuration(seconds) });
   }
 
   paired(frame) {
     if (this.done && this.root.dataset.state === "paired") return;
     this.finish();
     this.root.dataset.state = "paired";
-    this.say(frame.opponent ? t("paired", { name: frame.opponent.name }) : t("pairedPlain"));
+    this.say(frame.opponent ? t("queuePaired", { name: frame.opponent.name }) : t("queuePairedPlain"));
     if (frame.url) window.location.assign(frame.url);
   }
 }

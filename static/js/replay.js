@@ -5,31 +5,46 @@
 // deal) so a shared link opens at that move. Cards are drawn by cards.js, like the table's.
 
 import {
-  addTexts, t, cardName, isRed, rankLabel, SUIT_SYMBOL, el, cardFace, cardEmpty, splitMove,
-  fromText, toText, movedCard, payoffContent, sideFan, stockContent, centerContent,
+  addTexts, t, tn, gettext_noop, ngettext_lazy, formatList, formatNumber, cardName, isRed, rankLabel,
+  SUIT_SYMBOL, el, cardFace, cardEmpty, splitMove, fromText, toText, movedCard, payoffContent,
+  sideFan, stockContent, centerContent,
 } from "./cards.js";
 
 addTexts({
-  seatName: "Player %(n)s",
-  position: "Move %(n)s of %(total)s",
-  positionDeal: "The deal (%(total)s moves follow)",
-  dealt: "The cards are dealt: %(name)s starts.",
-  played: "%(n)s. %(name)s played %(card)s %(from)s %(to)s.",
-  tookBack: "%(n)s. %(name)s took back %(count)s moves.",
-  tookBackOne: "%(n)s. %(name)s took back a move.",
-  logTookBack: "took back %(count)s",
-  won: "%(name)s wins, scoring %(points)s.",
-  tie: "The stock ran out: a tie.",
-  payoffLabel: "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
-  payoffEmpty: "%(name)s's pay-off pile, empty",
-  sideLabel: "%(name)s's side stack %(n)s: %(cards)s",
-  sideEmpty: "%(name)s's side stack %(n)s, empty",
-  centerLabel: "Center stack %(n)s, %(count)s cards, %(card)s on top",
-  centerEmpty: "Center stack %(n)s, empty",
-  stock: "Stock, %(count)s cards",
-  handEmpty: "no cards",
-  copied: "Link copied.",
-  copyFailed: "Select the link and copy it.",
+  seatName: gettext_noop("Player %(n)s"),
+  // Translators: the replay's position: "Move 12 of 80".
+  replayPosition: gettext_noop("Move %(n)s of %(total)s"),
+  // Translators: the replay's first position, before any move; count is the number of moves in the game.
+  replayPositionDeal: ngettext_lazy("The deal (%(count)s move follows)", "The deal (%(count)s moves follow)"),
+  replayDealt: gettext_noop("The cards are dealt: %(name)s starts."),
+  // Translators: n is the move's number: "12. Bruno played the 5 of clubs from the hand to center stack 2."
+  replayPlayed: gettext_noop("%(n)s. %(name)s played %(card)s %(from)s %(to)s."),
+  // Translators: n is the move's number; count how many moves were taken back.
+  replayTookBack: ngettext_lazy("%(n)s. %(name)s took back a move.", "%(n)s. %(name)s took back %(count)s moves."),
+  // Translators: a line of the move list, after the player's name: "Bruno ↶ took back 2".
+  logTookBack: gettext_noop("took back %(count)s"),
+  // Translators: points is the points the winner scores.
+  replayWon: gettext_noop("%(name)s wins, scoring %(points)s."),
+  replayTie: gettext_noop("The stock ran out: a tie."),
+  replayPayoffLabel: ngettext_lazy(
+    "%(name)s's pay-off pile, %(count)s card, %(card)s on top",
+    "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
+  ),
+  theirPayoffEmpty: gettext_noop("%(name)s's pay-off pile, empty"),
+  // Translators: cards is the list of the stack's cards, bottom to top.
+  replaySideLabel: gettext_noop("%(name)s's side stack %(n)s: %(cards)s"),
+  replaySideEmpty: gettext_noop("%(name)s's side stack %(n)s, empty"),
+  replayCenterLabel: ngettext_lazy(
+    "Center stack %(n)s, %(count)s card, %(card)s on top",
+    "Center stack %(n)s, %(count)s cards, %(card)s on top",
+  ),
+  replayCenterEmpty: gettext_noop("Center stack %(n)s, empty"),
+  stock: ngettext_lazy("Stock, %(count)s card", "Stock, %(count)s cards"),
+  // Translators: a hand of the replay: the player's name, then the cards ("5 of clubs, King of hearts") or "no cards".
+  replayHand: gettext_noop("%(name)s: %(cards)s"),
+  replayHandEmpty: gettext_noop("no cards"),
+  replayCopied: gettext_noop("Link copied."),
+  replayCopyFailed: gettext_noop("Select the link and copy it."),
 });
 
 class Replay {
@@ -94,26 +109,26 @@ class Replay {
     const note = this.$("copied");
     try {
       await navigator.clipboard.writeText(input.value);
-      note.textContent = t("copied");
+      note.textContent = t("replayCopied");
     } catch {
       input.focus();
       input.select(); // no clipboard here (an insecure page, a refused permission): select it
-      note.textContent = t("copyFailed");
+      note.textContent = t("replayCopyFailed");
     }
   }
 
   // ---- words --------------------------------------------------------------------------------
   describe(index) {
     const frame = this.frames[index];
-    if (frame.kind === "deal") return t("dealt", { name: this.names[frame.board.to_move] });
+    if (frame.kind === "deal") return t("replayDealt", { name: this.names[frame.board.to_move] });
     const name = this.names[frame.seat];
     const n = index;
-    if (frame.kind === "undo") return t(frame.undoes === 1 ? "tookBackOne" : "tookBack", { n, name, count: frame.undoes });
+    if (frame.kind === "undo") return tn("replayTookBack", frame.undoes, { n, name });
     const [src, tgt] = splitMove(frame.move);
     const card = movedCard(frame.move, frame.seat, this.frames[index - 1].board, frame.board);
-    let text = t("played", { n, name, card: cardName(card), from: fromText(src), to: toText(tgt) });
+    let text = t("replayPlayed", { n, name, card: cardName(card), from: fromText(src), to: toText(tgt) });
     const outcome = frame.board.outcome;
-    if (outcome) text += ` ${outcome.winner === null ? t("tie") : t("won", { name: this.names[outcome.winner], points: outcome.points })}`;
+    if (outcome) text += ` ${outcome.winner === null ? t("replayTie") : t("replayWon", { name: this.names[outcome.winner], points: outcome.points })}`;
     return text;
   }
 
@@ -143,7 +158,7 @@ class Replay {
       const item = el(
         "li",
         { class: `log-entry${frame.kind === "undo" ? " log-undo" : ""}`, "data-index": index },
-        el("span", { class: "log-ply" }, `${index}.`),
+        el("span", { class: "log-ply" }, `${formatNumber(index)}.`),
         el("button", { type: "button", class: "link-button", "aria-label": this.describe(index) }, line),
       );
       item.querySelector("button").addEventListener("click", () => this.go(index));
@@ -161,7 +176,7 @@ class Replay {
     this.renderCenter(board);
     this.$("slider").value = String(this.index);
     this.$("position").textContent =
-      this.index === 0 ? t("positionDeal", { total: this.last }) : t("position", { n: this.index, total: this.last });
+      this.index === 0 ? tn("replayPositionDeal", this.last) : t("replayPosition", { n: this.index, total: this.last });
     this.$("move").textContent = this.describe(this.index);
     this.root.querySelector("[data-step=start]").disabled = this.index === 0;
     this.root.querySelector("[data-step=back]").disabled = this.index === 0;
@@ -185,29 +200,29 @@ class Replay {
     const cards = player.hand || [];
     hand.replaceChildren(...(cards.length ? cards.map((code) => cardFace(code)) : [cardEmpty()]));
     hand.setAttribute("data-cards", cards.join(" "));
-    hand.setAttribute("aria-label", `${name}: ${cards.length ? cards.map(cardName).join(", ") : t("handEmpty")}`);
+    hand.setAttribute("aria-label", t("replayHand", { name, cards: cards.length ? formatList(cards.map(cardName)) : t("replayHandEmpty") }));
 
     const top = player.payoff_top;
-    const payoffLabel = top ? t("payoffLabel", { name, count: player.payoff_size, card: cardName(top) }) : t("payoffEmpty", { name });
+    const payoffLabel = top ? tn("replayPayoffLabel", player.payoff_size, { name, card: cardName(top) }) : t("theirPayoffEmpty", { name });
     box.querySelector("[data-part=payoff]").replaceChildren(this.slot("slot-payoff", payoffLabel, payoffContent(top, player.payoff_size)));
     box.querySelector("[data-part=sides]").replaceChildren(
       ...player.sides.map((side, i) => {
         const key = `s${i + 1}`;
         const label = side.length
-          ? t("sideLabel", { name, n: i + 1, cards: side.map(cardName).join(", ") })
-          : t("sideEmpty", { name, n: i + 1 });
+          ? t("replaySideLabel", { name, n: i + 1, cards: formatList(side.map(cardName)) })
+          : t("replaySideEmpty", { name, n: i + 1 });
         return this.slot("slot-side", label, [sideFan(side, key)]);
       }),
     );
   }
 
   renderCenter(board) {
-    this.$("stock").replaceChildren(this.slot("slot-stock", t("stock", { count: board.stock_size }), stockContent(board.stock_size)));
+    this.$("stock").replaceChildren(this.slot("slot-stock", tn("stock", board.stock_size), stockContent(board.stock_size)));
     this.$("centers").replaceChildren(
       ...board.center.map((stack, i) => {
         const n = i + 1;
         const top = stack.cards[stack.cards.length - 1];
-        const label = top ? t("centerLabel", { n, count: stack.cards.length, card: cardName(top) }) : t("centerEmpty", { n });
+        const label = top ? tn("replayCenterLabel", stack.cards.length, { n, card: cardName(top) }) : t("replayCenterEmpty", { n });
         return this.slot("slot-center", label, centerContent(stack, `c${n}`));
       }),
     );

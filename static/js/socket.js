@@ -23,14 +23,14 @@
 // is open again. It is the page's element with `data-socket-banner` when there is one (the
 // table places it), otherwise a line this module adds at the top of the page.
 
-const TEXT = {
-  waiting: "Connection lost. Reconnecting… (attempt %(n)s, next try in %(s)s s)",
-  trying: "Connection lost. Reconnecting… (attempt %(n)s)",
-};
+import { addTexts, gettext_noop, t } from "./cards.js";
 
-function say(key, params) {
-  return TEXT[key].replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
-}
+addTexts({
+  // Translators: the reconnect banner; n is the attempt's number, s the seconds until it starts.
+  socketWaiting: gettext_noop("Connection lost. Reconnecting… (attempt %(n)s, next try in %(s)s s)"),
+  // Translators: the reconnect banner; n is the attempt's number.
+  socketTrying: gettext_noop("Connection lost. Reconnecting… (attempt %(n)s)"),
+});
 
 export class Socket {
   constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000, banner = true } = {}) {
@@ -175,7 +175,7 @@ const Banner = {
     }
     const waiting = socket.status === "closed" && socket.retryAt !== null;
     const seconds = waiting ? Math.max(0, Math.ceil((socket.retryAt - Date.now()) / 1000)) : 0;
-    const text = waiting ? say("waiting", { n: socket.retries, s: seconds }) : say("trying", { n: socket.retries });
+    const text = waiting ? t("socketWaiting", { n: socket.retries, s: seconds }) : t("socketTrying", { n: socket.retries });
     if (node.textContent !== text) node.textContent = text;
     node.dataset.attempt = String(socket.retries);
     node.hidden = false;

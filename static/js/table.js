@@ -5,119 +5,148 @@
 
 // Cards, piles and move texts come from cards.js, which the replay page shares.
 import {
-  addTexts, t, SUIT_SYMBOL, rankLabel, rankNameAt, cardName, isRed, el, cardFace, cardBack,
-  cardEmpty, splitMove, fromText, toText, movedCard, payoffContent, sideFan, stockContent,
-  centerContent,
+  addTexts, t, tn, gettext_noop, ngettext_lazy, formatList, formatNumber, SUIT_SYMBOL, rankLabel, rankNameAt,
+  cardName, isRed, el, cardFace, cardBack, cardEmpty, splitMove, fromText, toText, movedCard,
+  payoffContent, sideFan, stockContent, centerContent,
 } from "./cards.js";
 import { Socket } from "./socket.js";
 import { TableClock } from "./clock.js";
 
-// Texts: every word the table shows lives here (the cards' own words in cards.js), so the i18n
-// work can route them through Django's JavaScript catalog.
+// Texts: every word the table shows lives here (the cards' own words in cards.js), marked for
+// makemessages and translated through Django's JavaScript catalog when shown (cards.js's t/tn).
 addTexts({
-  you: "You",
-  seatName: "Player %(n)s",
-  botBadge: "bot",
-  botBadgeTitle: "A bot account: played by a program",
-  // places
-  inYourHand: "%(card)s in your hand",
-  yourPayoff: "Your pay-off pile, %(count)s cards, %(card)s on top",
-  yourPayoffEmpty: "Your pay-off pile, empty",
-  theirPayoff: "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
-  theirPayoffEmpty: "%(name)s's pay-off pile, empty",
-  yourSide: "Your side stack %(n)s",
-  theirSide: "%(name)s's side stack %(n)s",
-  sideEmpty: "%(stack)s, empty",
-  sideCards: "%(stack)s, %(count)s cards: %(cards)s; %(top)s on top",
-  centerStack: "Center stack %(n)s",
-  centerEmpty: "Center stack %(n)s, empty, needs an Ace",
-  centerAt: "Center stack %(n)s, %(count)s cards, stands at %(at)s, needs %(next)s; top card %(card)s",
-  centerKing: "a King standing for %(rank)s",
-  centerFull: "nothing (complete)",
-  stock: "Stock, %(count)s cards",
-  theirHand: "%(name)s's hand, %(count)s cards",
-  hand: "Your hand",
-  handEmpty: "Your hand is empty",
-  pickable: "%(label)s (picked)",
-  litTarget: "%(label)s: you can place the picked card here",
-  // short labels drawn on the table
-  emptyShort: "empty",
-  cardsCount: "%(count)s cards",
+  you: gettext_noop("You"),
+  seatName: gettext_noop("Player %(n)s"),
+  // Translators: a badge beside a bot account's name.
+  botBadge: gettext_noop("bot"),
+  botBadgeTitle: gettext_noop("A bot account: played by a program"),
+  // places (read by screen readers)
+  inYourHand: gettext_noop("%(card)s in your hand"),
+  yourPayoff: ngettext_lazy("Your pay-off pile, %(count)s card, %(card)s on top", "Your pay-off pile, %(count)s cards, %(card)s on top"),
+  yourPayoffEmpty: gettext_noop("Your pay-off pile, empty"),
+  theirPayoff: ngettext_lazy(
+    "%(name)s's pay-off pile, %(count)s card, %(card)s on top",
+    "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
+  ),
+  theirPayoffEmpty: gettext_noop("%(name)s's pay-off pile, empty"),
+  yourSide: gettext_noop("Your side stack %(n)s"),
+  theirSide: gettext_noop("%(name)s's side stack %(n)s"),
+  // Translators: stack is "Your side stack 2" or "Bruno's side stack 2".
+  sideEmpty: gettext_noop("%(stack)s, empty"),
+  // Translators: stack is "Your side stack 2" or "Bruno's side stack 2"; cards lists its cards, bottom to top; top is the top card's name.
+  sideCards: ngettext_lazy("%(stack)s, %(count)s card: %(cards)s; %(top)s on top", "%(stack)s, %(count)s cards: %(cards)s; %(top)s on top"),
+  centerEmpty: gettext_noop("Center stack %(n)s, empty, needs an Ace"),
+  // Translators: at and next are ranks' names ("Queen", "7"); next may be "nothing (complete)"; card is the top card's name.
+  centerAt: ngettext_lazy(
+    "Center stack %(n)s, %(count)s card, stands at %(at)s, needs %(next)s; top card %(card)s",
+    "Center stack %(n)s, %(count)s cards, stands at %(at)s, needs %(next)s; top card %(card)s",
+  ),
+  // Translators: a King on top of a center stack, card is its name: "King of hearts, a King standing for 7".
+  centerKingCard: gettext_noop("%(card)s, a King standing for %(rank)s"),
+  // Translators: what a complete center stack needs next.
+  centerFull: gettext_noop("nothing (complete)"),
+  stock: ngettext_lazy("Stock, %(count)s card", "Stock, %(count)s cards"),
+  theirHand: ngettext_lazy("%(name)s's hand, %(count)s card", "%(name)s's hand, %(count)s cards"),
+  handEmpty: gettext_noop("Your hand is empty"),
+  // Translators: label is a place's description, for the place picked.
+  pickable: gettext_noop("%(label)s (picked)"),
+  // Translators: label is a place's description.
+  litTarget: gettext_noop("%(label)s: you can place the picked card here"),
   // turn and status
-  yourTurn: "Your turn",
-  yourTurnHint: "Pick a card, then the place it goes. A card put on one of your side stacks ends your turn.",
-  theirTurn: "%(name)s's turn",
-  botThinking: "%(name)s is playing…",
-  spectating: "You are watching this game.",
-  gameOverShort: "Game over",
-  gameNumber: "Game %(n)s",
-  scoreOf: "%(score)s/%(target)s",
+  yourTurn: gettext_noop("Your turn"),
+  yourTurnHint: gettext_noop("Pick a card, then the place it goes. A card put on one of your side stacks ends your turn."),
+  theirTurn: gettext_noop("%(name)s's turn"),
+  botThinking: gettext_noop("%(name)s is playing…"),
+  spectating: gettext_noop("You are watching this game."),
+  gameOverShort: gettext_noop("Game over"),
+  gameNumber: gettext_noop("Game %(n)s"),
+  // Translators: a player's match score and the score that wins the match: "12/50".
+  scoreOf: gettext_noop("%(score)s/%(target)s"),
   // connection
-  connConnecting: "Connecting…",
-  connOpen: "Live",
-  connClosed: "Reconnecting…",
-  connGone: "Disconnected",
+  connConnecting: gettext_noop("Connecting…"),
+  // Translators: the connection's state: connected.
+  connOpen: gettext_noop("Live"),
+  connClosed: gettext_noop("Reconnecting…"),
+  connGone: gettext_noop("Disconnected"),
   // moves
-  played: "%(name)s played %(card)s %(from)s %(to)s.",
-  youPlayed: "You played %(card)s %(from)s %(to)s.",
-  picked: "%(card)s picked. %(count)s places light up; Escape cancels.",
-  pickedNone: "%(card)s picked. No place lights up; Escape cancels.",
-  pickCancelled: "Pick cancelled.",
-  nowYourTurn: "Your turn.",
-  sending: "Sending…",
-  queuedMove: "Your move goes as soon as the connection is back.",
-  logEmpty: "No moves yet.",
+  // Translators: "Bruno played the 5 of clubs from the hand to center stack 2."
+  played: gettext_noop("%(name)s played %(card)s %(from)s %(to)s."),
+  // Translators: said to screen readers when a card is picked; count is how many places it may go to.
+  picked: ngettext_lazy("%(card)s picked. %(count)s place lights up; Escape cancels.", "%(card)s picked. %(count)s places light up; Escape cancels."),
+  pickedNone: gettext_noop("%(card)s picked. No place lights up; Escape cancels."),
+  pickCancelled: gettext_noop("Pick cancelled."),
+  nowYourTurn: gettext_noop("Your turn."),
+  sending: gettext_noop("Sending…"),
+  queuedMove: gettext_noop("Your move goes as soon as the connection is back."),
+  logEmpty: gettext_noop("No moves yet."),
   // results
-  youWonGame: "You won game %(n)s",
-  theyWonGame: "%(name)s won game %(n)s",
-  tieGame: "Game %(n)s is a tie",
-  reasonPayoff: "%(name)s emptied the pay-off pile: %(points)s points.",
-  reasonPayoffYou: "You emptied your pay-off pile: %(points)s points.",
-  reasonStock: "The stock ran out: nobody scores.",
-  reasonResigned: "%(name)s resigned: %(points)s points to %(winner)s.",
-  reasonResignedYou: "You resigned: %(points)s points to %(winner)s.",
-  youWonMatch: "You won the match %(a)s–%(b)s!",
-  theyWonMatch: "%(name)s won the match %(a)s–%(b)s.",
-  matchResigned: "%(name)s resigned the match.",
-  forfeitTimeout: "%(name)s ran out of time %(n)s turns in a row and forfeits the match.",
-  forfeitTimeoutYou: "You ran out of time %(n)s turns in a row and forfeit the match.",
-  forfeitAway: "%(name)s was away longer than the grace period and forfeits the match.",
-  forfeitAwayYou: "You were away longer than the grace period and forfeit the match.",
-  matchGoesOn: "The match goes on: %(a)s–%(b)s, first to %(target)s.",
-  nextGame: "Next game",
-  waitingNext: "The next game is being dealt…",
-  backToLobby: "Back to the lobby",
+  youWonGame: gettext_noop("You won game %(n)s"),
+  theyWonGame: gettext_noop("%(name)s won game %(n)s"),
+  tieGame: gettext_noop("Game %(n)s is a tie"),
+  reasonPayoff: ngettext_lazy("%(name)s emptied the pay-off pile: %(count)s point.", "%(name)s emptied the pay-off pile: %(count)s points."),
+  reasonPayoffYou: ngettext_lazy("You emptied your pay-off pile: %(count)s point.", "You emptied your pay-off pile: %(count)s points."),
+  reasonStock: gettext_noop("The stock ran out: nobody scores."),
+  // Translators: winner is the winner's name, or "You".
+  reasonResigned: ngettext_lazy("%(name)s resigned: %(count)s point to %(winner)s.", "%(name)s resigned: %(count)s points to %(winner)s."),
+  // Translators: winner is the winner's name.
+  reasonResignedYou: ngettext_lazy("You resigned: %(count)s point to %(winner)s.", "You resigned: %(count)s points to %(winner)s."),
+  // Translators: a and b are the match's final scores, "50–32".
+  youWonMatch: gettext_noop("You won the match %(a)s–%(b)s!"),
+  theyWonMatch: gettext_noop("%(name)s won the match %(a)s–%(b)s."),
+  // Translators: name is a player's name, or "You".
+  matchResigned: gettext_noop("%(name)s resigned the match."),
+  forfeitTimeout: ngettext_lazy(
+    "%(name)s ran out of time %(count)s turn in a row and forfeits the match.",
+    "%(name)s ran out of time %(count)s turns in a row and forfeits the match.",
+  ),
+  forfeitTimeoutYou: ngettext_lazy(
+    "You ran out of time %(count)s turn in a row and forfeit the match.",
+    "You ran out of time %(count)s turns in a row and forfeit the match.",
+  ),
+  forfeitAway: gettext_noop("%(name)s was away longer than the grace period and forfeits the match."),
+  forfeitAwayYou: gettext_noop("You were away longer than the grace period and forfeit the match."),
+  // Translators: a and b are the match's scores (yours first), target the score that wins it.
+  matchGoesOn: gettext_noop("The match goes on: %(a)s–%(b)s, first to %(target)s."),
   // resign
-  resignGameQ: "Resign this game? %(name)s scores the %(count)s cards left in your pay-off pile.",
-  resignMatchQ: "Resign the whole match? %(name)s wins it.",
+  // Translators: count is the cards left in your pay-off pile, which the opponent scores.
+  resignGameQ: ngettext_lazy(
+    "Resign this game? %(name)s scores the %(count)s card left in your pay-off pile.",
+    "Resign this game? %(name)s scores the %(count)s cards left in your pay-off pile.",
+  ),
+  resignMatchQ: gettext_noop("Resign the whole match? %(name)s wins it."),
   // undo, abort, rematch, spectators
-  tookBack: "%(name)s took back %(count)s moves.",
-  tookBackOne: "%(name)s took back a move.",
-  youTookBack: "You took back %(count)s moves.",
-  youTookBackOne: "You took back a move.",
-  logTookBack: "took back %(count)s",
-  logUndone: "(taken back)",
-  resignTitle: "Resign?",
-  resignYes: "Yes, resign",
-  abortTitle: "Abort the match?",
-  abortYes: "Yes, abort",
-  abortQ: "Abort this match? It ends at once with no result for either player.",
-  gameAborted: "Game %(n)s aborted",
-  reasonAborted: "The match was called off before both players had moved: no result, no points.",
-  spectatorsOne: "1 watching",
-  spectatorsMany: "%(count)s watching",
-  rematch: "Rematch",
-  playAgain: "Play again",
-  rematchOfferedByYou: "Rematch offered: waiting for %(name)s…",
-  rematchOfferedToYou: "%(name)s offers a rematch.",
-  rematchDeclined: "%(name)s declined the rematch.",
-  rematchDeclinedByYou: "You declined the rematch.",
-  rematchStarting: "The rematch starts…",
-  rematchReady: "The rematch has started.",
+  tookBack: ngettext_lazy("%(name)s took back a move.", "%(name)s took back %(count)s moves."),
+  youTookBack: ngettext_lazy("You took back a move.", "You took back %(count)s moves."),
+  // Translators: a line of the move list, after the player's name: "Bruno ↶ took back 2".
+  logTookBack: gettext_noop("took back %(count)s"),
+  // Translators: read by screen readers after a move of the list that was taken back.
+  logUndone: gettext_noop("(taken back)"),
+  resignTitle: gettext_noop("Resign?"),
+  resignYes: gettext_noop("Yes, resign"),
+  abortTitle: gettext_noop("Abort the match?"),
+  abortYes: gettext_noop("Yes, abort"),
+  abortQ: gettext_noop("Abort this match? It ends at once with no result for either player."),
+  gameAborted: gettext_noop("Game %(n)s aborted"),
+  reasonAborted: gettext_noop("The match was called off before both players had moved: no result, no points."),
+  // Translators: how many people watch the game.
+  spectators: ngettext_lazy("%(count)s watching", "%(count)s watching"),
+  rematch: gettext_noop("Rematch"),
+  // Translators: the rematch button against a bot.
+  playAgain: gettext_noop("Play again"),
+  rematchOfferedByYou: gettext_noop("Rematch offered: waiting for %(name)s…"),
+  // Translators: name is the opponent's name, or "You".
+  rematchOfferedToYou: gettext_noop("%(name)s offers a rematch."),
+  // Translators: name is the opponent's name, or "You".
+  rematchDeclined: gettext_noop("%(name)s declined the rematch."),
+  rematchDeclinedByYou: gettext_noop("You declined the rematch."),
+  rematchStarting: gettext_noop("The rematch starts…"),
+  rematchReady: gettext_noop("The rematch has started."),
   // errors
-  errorPrefix: "Refused: %(message)s",
-  errorGeneric: "Something went wrong (%(code)s).",
-  notFound: "This game does not exist.",
+  // Translators: message is the server's reason, already translated.
+  errorPrefix: gettext_noop("Refused: %(message)s"),
+  // Translators: code is a machine error code, "stale_version".
+  errorGeneric: gettext_noop("Something went wrong (%(code)s)."),
+  notFound: gettext_noop("This game does not exist."),
 });
 
 function newId() {
@@ -477,8 +506,7 @@ class Table {
     if (m.kind === "undo") {
       const count = m.undoes || 1;
       const mine = m.seat === this.me;
-      const key = mine ? (count === 1 ? "youTookBackOne" : "youTookBack") : count === 1 ? "tookBackOne" : "tookBack";
-      this.announce(t(key, { name: this.name(m.seat), count }));
+      this.announce(tn(mine ? "youTookBack" : "tookBack", count, { name: this.name(m.seat) }));
       return;
     }
     const [src, tgt] = splitMove(m.move);
@@ -555,7 +583,7 @@ class Table {
     if (!node) return;
     const count = this.spectators || 0;
     node.hidden = count === 0;
-    node.textContent = count === 1 ? t("spectatorsOne") : t("spectatorsMany", { count });
+    node.textContent = tn("spectators", count);
   }
 
   renderRematch() {
@@ -601,7 +629,7 @@ class Table {
     this.render();
     const card = this.cardOfSource(src);
     const count = this.legalTargets(src).size;
-    this.announce(count ? t("picked", { card: cardName(card), count }) : t("pickedNone", { card: cardName(card) }));
+    this.announce(count ? tn("picked", count, { card: cardName(card) }) : t("pickedNone", { card: cardName(card) }));
   }
 
   cancel(say = true) {
@@ -682,7 +710,7 @@ class Table {
         const scope = button.dataset.resign;
         const opponent = this.name(1 - this.me);
         const count = this.view ? this.view.players[this.me].payoff_size : 0;
-        const question = scope === "match" ? t("resignMatchQ", { name: opponent }) : t("resignGameQ", { name: opponent, count });
+        const question = scope === "match" ? t("resignMatchQ", { name: opponent }) : tn("resignGameQ", count, { name: opponent });
         confirmThen(question, { type: "resign", scope });
       });
     }
@@ -919,7 +947,7 @@ class Table {
     if (backs) {
       backs.replaceChildren(...Array.from({ length: player.hand_size }, () => cardBack()));
       if (player.hand_size === 0) backs.append(cardEmpty());
-      backs.setAttribute("aria-label", t("theirHand", { name, count: player.hand_size }));
+      backs.setAttribute("aria-label", tn("theirHand", player.hand_size, { name }));
       backs.hidden = isYou;
     }
 
@@ -928,8 +956,8 @@ class Table {
     const top = player.payoff_top;
     const payoffLabel = top
       ? isYou
-        ? t("yourPayoff", { count: player.payoff_size, card: cardName(top) })
-        : t("theirPayoff", { name, count: player.payoff_size, card: cardName(top) })
+        ? tn("yourPayoff", player.payoff_size, { card: cardName(top) })
+        : tn("theirPayoff", player.payoff_size, { name, card: cardName(top) })
       : isYou
         ? t("yourPayoffEmpty")
         : t("theirPayoffEmpty", { name });
@@ -954,7 +982,7 @@ class Table {
         ? t("sideCards", {
             stack: stackName,
             count: cards.length,
-            cards: cards.map(cardName).join(", "),
+            cards: formatList(cards.map(cardName)),
             top: cardName(cards[cards.length - 1]),
           })
         : t("sideEmpty", { stack: stackName });
@@ -1014,7 +1042,7 @@ class Table {
       this.place({
         interactive: false,
         key: "stock",
-        label: t("stock", { count: view.stock_size }),
+        label: tn("stock", view.stock_size),
         content: stockContent(view.stock_size),
         extra: "slot-stock",
       }),
@@ -1033,8 +1061,8 @@ class Table {
         let label;
         if (!cards.length) label = t("centerEmpty", { n });
         else {
-          const card = topCard[0] === "K" ? `${cardName(topCard)}, ${t("centerKing", { rank: rankNameAt(at) })}` : cardName(topCard);
-          label = t("centerAt", { n, count: cards.length, at: rankNameAt(at), next, card });
+          const card = topCard[0] === "K" ? t("centerKingCard", { card: cardName(topCard), rank: rankNameAt(at) }) : cardName(topCard);
+          label = tn("centerAt", cards.length, { n, at: rankNameAt(at), next, card });
         }
         const lit = interactive && targets.has(key);
         if (lit) label = t("litTarget", { label });
@@ -1091,7 +1119,7 @@ class Table {
           return el(
             "li",
             { class: `log-entry log-undo${m.seat === this.me ? " is-you" : ""}`, "data-ply": m.ply },
-            el("span", { class: "log-ply" }, `${m.ply + 1}.`),
+            el("span", { class: "log-ply" }, `${formatNumber(m.ply + 1)}.`),
             el("span", { class: "log-line" }, el("span", { class: "log-who" }, who), el("span", { class: "log-path" }, `↶ ${t("logTookBack", { count: m.undoes })}`)),
           );
         }
@@ -1104,7 +1132,7 @@ class Table {
         return el(
           "li",
           { class: `log-entry${m.seat === this.me ? " is-you" : ""}${m.undone ? " is-undone" : ""}`, "data-ply": m.ply },
-          el("span", { class: "log-ply" }, `${m.ply + 1}.`),
+          el("span", { class: "log-ply" }, `${formatNumber(m.ply + 1)}.`),
           el(
             "span",
             { class: "log-line" },
@@ -1153,9 +1181,9 @@ class Table {
     if (o.reason === "resigned") {
       const loser = 1 - o.winner;
       const winner = o.winner === this.me ? t("you") : this.name(o.winner);
-      return loser === this.me ? t("reasonResignedYou", { points, winner }) : t("reasonResigned", { name: this.name(loser), points, winner });
+      return loser === this.me ? tn("reasonResignedYou", points, { winner }) : tn("reasonResigned", points, { name: this.name(loser), winner });
     }
-    return o.winner === this.me ? t("reasonPayoffYou", { points }) : t("reasonPayoff", { name: this.name(o.winner), points });
+    return o.winner === this.me ? tn("reasonPayoffYou", points) : tn("reasonPayoff", points, { name: this.name(o.winner) });
   }
 
   /** A match forfeited on time or for being away (docs/games.md, "Clocks and abandonment"). */
@@ -1164,7 +1192,7 @@ class Table {
     const you = loser === this.me;
     if (o.reason === "timeout") {
       const n = (this.state.clock && this.state.clock.max_timeouts) || 3;
-      return you ? t("forfeitTimeoutYou", { n }) : t("forfeitTimeout", { name: this.name(loser), n });
+      return you ? tn("forfeitTimeoutYou", n) : tn("forfeitTimeout", n, { name: this.name(loser) });
     }
     return you ? t("forfeitAwayYou") : t("forfeitAway", { name: this.name(loser) });
   }
