@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from accounts.models import User
@@ -31,16 +32,21 @@ _HOUSE = engine.Rules()
 def rules_summary(rules: dict[str, Any]) -> str:
     """One line a player reads: "House rules, first to 50" or the knobs that differ."""
     knobs = engine.Rules.from_dict(rules)
-    target = _("first to %(n)s points") % {"n": knobs.match_target}
+    n = knobs.match_target
+    target = ngettext("first to %(n)s point", "first to %(n)s points", n) % {"n": n}
     differs = []
     if knobs.payoff_size != _HOUSE.payoff_size:
+        # Translators: how many cards are dealt to each pay-off pile.
         differs.append(_("pay-off pile of %(n)s") % {"n": knobs.payoff_size})
     if knobs.hand_size != _HOUSE.hand_size:
+        # Translators: how many cards make a full hand.
         differs.append(_("hand of %(n)s") % {"n": knobs.hand_size})
     if knobs.side_stacks != _HOUSE.side_stacks:
-        differs.append(_("%(n)s side stacks") % {"n": knobs.side_stacks})
+        n = knobs.side_stacks
+        differs.append(ngettext("%(n)s side stack", "%(n)s side stacks", n) % {"n": n})
     if knobs.center_stacks != _HOUSE.center_stacks:
-        differs.append(_("%(n)s center stacks") % {"n": knobs.center_stacks})
+        n = knobs.center_stacks
+        differs.append(ngettext("%(n)s center stack", "%(n)s center stacks", n) % {"n": n})
     if knobs.king_on_empty != _HOUSE.king_on_empty:
         differs.append(
             _("a King may start an empty stack")
@@ -113,13 +119,20 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> str:
     return str(status)
 
 
+def challenge_summary(rules: dict[str, Any], league_name: str | None) -> str:
+    """The challenge's one line: its rules, and the league of a ranked one. In the active
+    language: ``lobby.consumers`` says it again in each receiving socket's language."""
+    summary = rules_summary(rules)
+    if league_name is not None:
+        summary = _("Ranked in %(league)s: %(rules)s") % {"league": league_name, "rules": summary}
+    return summary
+
+
 def challenge_data(challenge: Challenge, *, viewer_id: int) -> dict[str, Any]:
     """One challenge as the per-user socket carries it, seen by ``viewer_id``."""
     game_id = _first_game_id(challenge.match_id)
     league = challenge.league if challenge.league_id is not None else None
-    summary = rules_summary(challenge.rules)
-    if league is not None:
-        summary = _("Ranked in %(league)s: %(rules)s") % {"league": league.name, "rules": summary}
+    summary = challenge_summary(challenge.rules, league.name if league is not None else None)
     return {
         "id": challenge.pk,
         "state": challenge_state(challenge, viewer_id=viewer_id),
