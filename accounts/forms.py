@@ -5,6 +5,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
@@ -115,6 +117,14 @@ class DeleteAccountForm(forms.Form):
         return password
 
 
+def _note_help_text() -> str:
+    """Read when the form is shown (a lazy ``%`` would be done once, in English, at import)."""
+    return gettext(
+        "What the program is, who runs it and how it plays (%(n)d characters at most). "
+        "An admin reads this before deciding."
+    ) % {"n": BotAccountRequest.NOTE_MAX_LENGTH}
+
+
 class BotAccountRequestForm(forms.Form):
     """Ask an admin to make this account a bot account."""
 
@@ -122,11 +132,7 @@ class BotAccountRequestForm(forms.Form):
         label=_("About your program"),
         max_length=BotAccountRequest.NOTE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_(
-            "What the program is, who runs it and how it plays (%(n)d characters at most). "
-            "An admin reads this before deciding."
-        )
-        % {"n": BotAccountRequest.NOTE_MAX_LENGTH},
+        help_text=lazy(_note_help_text, str)(),
     )
 
 

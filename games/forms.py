@@ -91,5 +91,12 @@ class MatchCreateForm(forms.Form):
             try:
                 cleaned["rules"] = engine.Rules(**{name: cleaned[name] for name in self.KNOBS})
             except ValueError as exc:
-                raise forms.ValidationError(str(exc), code="rules") from exc
+                # The engine's reason is English, for programs; people read this.
+                raise forms.ValidationError(
+                    _(
+                        "These rules cannot be dealt: two pay-off piles and two hands need "
+                        "more cards than the deck holds."
+                    ),
+                    code="rules",
+                ) from exc
         return cleaned

@@ -56,7 +56,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = game_get(game_id=game_id)
     except GameError:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     match = game.match
     seat = match.seat_of(request.user)
     context = {
@@ -76,7 +76,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     found = get_object_or_404(Match, pk=match_id)
     game = found.current_game
     if game is None:
-        raise Http404("This match has no game.")
+        raise Http404(_("This match has no game."))
     return redirect(reverse("games:table", kwargs={"game_id": game.pk}))
 
 
@@ -108,7 +108,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = game_get(game_id=game_id)
     except GameError:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     if game.is_active:
         messages.info(
             request, _("This game is still being played: its replay opens once it is over.")
