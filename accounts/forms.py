@@ -5,12 +5,14 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
+from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
+from spite.i18n import supported_language
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
 USERNAME_TAKEN = _("A user with that username already exists.")
@@ -159,3 +161,29 @@ class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
 
     def clean_email(self) -> str:
         return _clean_email(self, None)
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's form; the e-mail goes out in the account's own language when its profile names
+    one (whoever asked for the reset, from whatever browser), else in the page's language."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        user = context.get("user")
+        language = supported_language(getattr(user, "language", "")) or translation.get_language()
+        with translation.override(language):
+            super().send_mail(
+                subject_template_name,
+                email_template_name,
+                context,
+                from_email,
+                to_email,
+                html_email_template_name,
+            )

@@ -18,6 +18,7 @@ from accounts.forms import (
     BotAccountRequestForm,
     DeleteAccountForm,
     LoginForm,
+    PasswordResetForm,
     ProfileForm,
     SignUpForm,
 )
@@ -90,6 +91,7 @@ password_change_done = auth_views.PasswordChangeDoneView.as_view(
     template_name="accounts/password_change_done.html",
 )
 password_reset = auth_views.PasswordResetView.as_view(
+    form_class=PasswordResetForm,
     template_name="accounts/password_reset_form.html",
     email_template_name="accounts/email/password_reset_email.txt",
     subject_template_name="accounts/email/password_reset_subject.txt",
