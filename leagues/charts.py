@@ -3,7 +3,8 @@
 ``rating_chart_svg`` returns markup for a template: an ``<svg role="img">`` with a ``<title>``
 and ``<desc>`` (read by screen readers), a polyline through the ratings, a dot per rated match
 with its own ``<title>`` (a tooltip), and axis labels: the lowest and highest rating, the
-first and last dates.
+first and last dates. The description is in the active language (its dates too); the axis
+and tooltip dates are ISO, the same in every language.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 
 WIDTH, HEIGHT = 320, 120
 LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 22  # room for the axis labels
@@ -49,11 +52,22 @@ def rating_chart_svg(
         ),
     )
     first, last = points[0], points[-1]
-    desc = (
-        f"{len(points) - 1} rated matches, from {round(first[1])} on "
-        f"{first[0]:%Y-%m-%d} to {round(last[1])} on {last[0]:%Y-%m-%d}; "
-        f"lowest {round(min(ratings))}, highest {round(max(ratings))}."
-    )
+    matches = len(points) - 1
+    desc = ngettext(
+        "%(count)s rated match, from %(first)s on %(first_date)s to %(last)s on "
+        "%(last_date)s; lowest %(lowest)s, highest %(highest)s.",
+        "%(count)s rated matches, from %(first)s on %(first_date)s to %(last)s on "
+        "%(last_date)s; lowest %(lowest)s, highest %(highest)s.",
+        matches,
+    ) % {
+        "count": matches,
+        "first": round(first[1]),
+        "first_date": date_format(first[0], "DATE_FORMAT"),
+        "last": round(last[1]),
+        "last_date": date_format(last[0], "DATE_FORMAT"),
+        "lowest": round(min(ratings)),
+        "highest": round(max(ratings)),
+    }
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
         'aria-labelledby="{id}-title {id}-desc" xmlns="http://www.w3.org/2000/svg">'
