@@ -214,7 +214,15 @@ def tournament_bracket_view(tournament: Tournament) -> dict[str, Any]:
     columns = []
     for depth, matches in enumerate(bracket.rounds):
         left = total - depth
-        label = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}.get(left, f"Round {depth + 1}")
+        if left == 1:
+            label = _("Final")
+        elif left == 2:
+            label = _("Semi-finals")
+        elif left == 3:
+            label = _("Quarter-finals")
+        else:
+            # Translators: a column of the elimination bracket.
+            label = _("Round %(number)s") % {"number": depth + 1}
         columns.append(
             {
                 "label": label,
