@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers
 
 
@@ -20,4 +21,4 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise exceptions.ParseError("JSON parse error - nested too deep.") from None
+            raise exceptions.ParseError(_("JSON parse error - nested too deep.")) from None

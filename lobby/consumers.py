@@ -98,8 +98,14 @@ class NotificationConsumer(JsonSocket):
     # --- server -> client (channel layer)
 
     async def user_frames(self, event: dict[str, Any]) -> None:
-        """Frames for this user, built when the change was committed: forwarded as they are."""
+        """Frames for this user, built when the change was committed (in the language of
+        whoever made it): forwarded as they are, a challenge's summary said again in this
+        socket's language (from the frame itself: no query)."""
         for frame in event["frames"]:
+            if frame.get("type") == "challenge" and isinstance(frame.get("rules"), dict):
+                league = frame.get("league")
+                name = league.get("name") if isinstance(league, dict) else None
+                frame = {**frame, "summary": selectors.challenge_summary(frame["rules"], name)}
             await self.send_json(frame)
 
     async def seeks_changed(self, event: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from games.models import Game
+from games.refusals import refusal_message
 from games.selectors import game_state_frame
 from tests.games.helpers import a_side_move, current_game
 
@@ -120,7 +121,7 @@ def test_an_illegal_move_is_400_with_the_engines_code(api, table, alice_key) -> 
     assert response.status_code == 400
     assert response.json() == {
         "code": "illegal_move",
-        "message": str(refused.value),
+        "message": str(refusal_message(refused.value)),  # the engine's, in player words
         "params": {
             **json.loads(json.dumps(refused.value.params)),
             "engine_code": refused.value.code,

@@ -101,3 +101,32 @@ async def test_handlers_and_services_speak_the_sockets_language(
     assert illegal["code"] == "illegal_move" and illegal["engine_code"] == "empty_stack"
     assert illegal["message"] == "[vi]Side stack 1 is empty: there is no card to play from it."
     assert illegal["params"] == {"stack": "s1"} and illegal["id"] == "m1"
+
+
+async def test_a_challenge_frame_reads_in_the_receiving_sockets_language(marked) -> None:
+    """A challenge frame is built once, in the language of whoever made the change; the
+    receiving socket says its summary again in its own language."""
+    import engine
+    from lobby import selectors
+    from lobby.consumers import NotificationConsumer
+
+    rules = engine.Rules().to_dict()
+    with translation.override("en"):
+        built = {
+            "type": "challenge",
+            "rules": rules,
+            "league": None,
+            "summary": selectors.challenge_summary(rules, None),
+        }
+    socket = NotificationConsumer()
+    sent: list[dict] = []
+
+    async def send_json(frame: dict) -> None:
+        sent.append(frame)
+
+    socket.send_json = send_json
+    with translation.override("vi"):
+        await socket.user_frames({"frames": [built, {"type": "games", "games": []}]})
+    assert built["summary"].startswith("[en]")
+    assert sent[0]["summary"].startswith("[vi]") and "[en]" not in sent[0]["summary"]
+    assert sent[1] == {"type": "games", "games": []}
