@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from games.refusals import card_label
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-Table-pass-42"
@@ -219,7 +221,7 @@ def test_drag_a_card_and_a_refused_move_shows_the_reason(page, live_server_url):
         my_place(page, target).click()
         error = page.get_by_role("alert").filter(has_text="Refused")
         expect(error).to_be_visible()
-        expect(error).to_contain_text(source[2:])  # the engine's words name the card
+        expect(error).to_contain_text(card_label(source[2:]))  # the refusal names the card
 
     # Drag a card from the hand onto side stack 2 with the pointer.
     move = next(m for m in legal_moves(page) if m.startswith("h:") and m.endswith("-s2"))
