@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
-from spite.i18n import supported_language
+from spite.i18n import country_name, supported_language
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
 USERNAME_TAKEN = _("A user with that username already exists.")
@@ -83,9 +83,10 @@ class ProfileForm(forms.ModelForm):
         ]
         country = self.fields["country"]
         assert isinstance(country, forms.ChoiceField)
+        named = [(code, country_name(code)) for code, _name in country.choices if code]
         country.choices = [
             ("", _("Do not show a country")),
-            *((code, name) for code, name in country.choices if code),
+            *sorted(named, key=lambda choice: choice[1].casefold()),
         ]
 
     def clean_display_name(self) -> str:
@@ -166,6 +167,12 @@ class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """Django's form; the e-mail goes out in the account's own language when its profile names
     one (whoever asked for the reset, from whatever browser), else in the page's language."""
+
+    email = forms.EmailField(
+        label=_("e-mail address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
 
     def send_mail(
         self,

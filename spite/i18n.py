@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -19,6 +20,7 @@ from django.utils.translation.trans_real import (
 )
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
+from django_countries import countries
 
 
 def supported_language(code: str | None) -> str | None:
@@ -29,6 +31,17 @@ def supported_language(code: str | None) -> str | None:
         return str(get_supported_language_variant(code))
     except LookupError:
         return None
+
+
+def country_name(code: str) -> str:
+    """A country's name in the active language, from CLDR (Babel): django-countries has no
+    Bengali or Burmese names. Falls back to django-countries' English name."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    try:
+        name = Locale.parse(language, sep="-").territories.get(code.upper())
+    except (ValueError, UnknownLocaleError):
+        name = None
+    return str(name or countries.name(code) or code)
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:

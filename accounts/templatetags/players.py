@@ -7,6 +7,7 @@
     {% bot_badge user %}               only the badge (nothing for a person); also takes a bool
     {% seat_badge match 0 %}           the badge of the account at a match's seat
     {% opponent_badge match seat %}    the badge of the account facing ``seat``
+    {{ user.country|country_name }}    the country's name in the page's language
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from spite import i18n
+
 register = template.Library()
+
+
+@register.filter
+def country_name(country: Any) -> str:
+    code = getattr(country, "code", country)
+    return i18n.country_name(str(code)) if code else ""
 
 
 def _is_bot_account(who: Any) -> bool:

@@ -9,11 +9,11 @@ import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn } from "./ca
 addTexts({
   yourSeek: gettext_noop("Your seek"),
   take: gettext_noop("Take"),
-  // Translators: read after "Take" by screen readers only: "Take Bruno's seek".
-  takeHidden: gettext_noop(" %(name)s's seek"),
+  // Translators: the "Take" button's name for screen readers.
+  takeSeekLabel: gettext_noop("Take %(name)s's seek"),
   cancel: gettext_noop("Cancel"),
-  // Translators: read after "Cancel" by screen readers only: "Cancel your seek".
-  cancelSeekHidden: gettext_noop(" your seek"),
+  // Translators: the "Cancel" button's name for screen readers.
+  cancelSeekLabel: gettext_noop("Cancel your seek"),
   accept: gettext_noop("Accept"),
   decline: gettext_noop("Decline"),
   // Translators: name becomes a link to the player's profile.
@@ -67,9 +67,11 @@ class PeopleLobby {
     return nodes.filter((node) => node !== "");
   }
 
-  form(action, label, className, hidden = "") {
+  /** A one-button form; `spoken` is the button's whole name for screen readers, when the
+   * visible word alone ("Take") does not say what it acts on. */
+  form(action, label, className, spoken = "") {
     const button = el("button", { type: "submit", class: className, text: label });
-    if (hidden) button.append(el("span", { class: "sr-only", text: hidden }));
+    if (spoken) button.setAttribute("aria-label", spoken);
     return el(
       "form",
       { method: "post", action, class: "inline-form" },
@@ -104,8 +106,8 @@ class PeopleLobby {
     if (seek.mine) who.textContent = t("yourSeek");
     else who.append(...this.person("%(name)s", seek.owner));
     const action = seek.mine
-      ? this.form(this.url("cancelSeekUrl", seek.id), t("cancel"), "button-secondary", t("cancelSeekHidden"))
-      : this.form(this.url("takeUrl", seek.id), t("take"), "button", t("takeHidden", { name: seek.owner.name }));
+      ? this.form(this.url("cancelSeekUrl", seek.id), t("cancel"), "button-secondary", t("cancelSeekLabel"))
+      : this.form(this.url("takeUrl", seek.id), t("take"), "button", t("takeSeekLabel", { name: seek.owner.name }));
     return el(
       "li",
       { class: "lobby-item", "data-seek": String(seek.id) },

@@ -86,15 +86,17 @@ addTexts({
   reasonPayoff: ngettext_lazy("%(name)s emptied the pay-off pile: %(count)s point.", "%(name)s emptied the pay-off pile: %(count)s points."),
   reasonPayoffYou: ngettext_lazy("You emptied your pay-off pile: %(count)s point.", "You emptied your pay-off pile: %(count)s points."),
   reasonStock: gettext_noop("The stock ran out: nobody scores."),
-  // Translators: winner is the winner's name, or "You".
+  // Translators: winner is the winner's name (another player: neither is the reader).
   reasonResigned: ngettext_lazy("%(name)s resigned: %(count)s point to %(winner)s.", "%(name)s resigned: %(count)s points to %(winner)s."),
+  reasonResignedToYou: ngettext_lazy("%(name)s resigned: %(count)s point to you.", "%(name)s resigned: %(count)s points to you."),
   // Translators: winner is the winner's name.
   reasonResignedYou: ngettext_lazy("You resigned: %(count)s point to %(winner)s.", "You resigned: %(count)s points to %(winner)s."),
   // Translators: a and b are the match's final scores, "50–32".
   youWonMatch: gettext_noop("You won the match %(a)s–%(b)s!"),
   theyWonMatch: gettext_noop("%(name)s won the match %(a)s–%(b)s."),
-  // Translators: name is a player's name, or "You".
+  // Translators: name is a player's name.
   matchResigned: gettext_noop("%(name)s resigned the match."),
+  matchResignedYou: gettext_noop("You resigned the match."),
   forfeitTimeout: ngettext_lazy(
     "%(name)s ran out of time %(count)s turn in a row and forfeits the match.",
     "%(name)s ran out of time %(count)s turns in a row and forfeits the match.",
@@ -1176,12 +1178,13 @@ class Table {
     const points = o.points ?? 0;
     if (o.reason === "resigned" && this.matchOver && this.matchReason() === "resigned") {
       const loser = 1 - o.winner;
-      return t("matchResigned", { name: loser === this.me ? t("you") : this.name(loser) });
+      return loser === this.me ? t("matchResignedYou") : t("matchResigned", { name: this.name(loser) });
     }
     if (o.reason === "resigned") {
       const loser = 1 - o.winner;
-      const winner = o.winner === this.me ? t("you") : this.name(o.winner);
-      return loser === this.me ? tn("reasonResignedYou", points, { winner }) : tn("reasonResigned", points, { name: this.name(loser), winner });
+      if (loser === this.me) return tn("reasonResignedYou", points, { winner: this.name(o.winner) });
+      if (o.winner === this.me) return tn("reasonResignedToYou", points, { name: this.name(loser) });
+      return tn("reasonResigned", points, { name: this.name(loser), winner: this.name(o.winner) });
     }
     return o.winner === this.me ? tn("reasonPayoffYou", points) : tn("reasonPayoff", points, { name: this.name(o.winner) });
   }

@@ -1,0 +1,167 @@
+"""The translation catalogs under locale/: complete, each in its own script, placeholders kept,
+and the committed .mo files compiled from the .po files as they are now.
+
+A newcomer's machine has no gettext tools, so the .mo files are committed; "not older than the
+.po" is checked on content (a clone's file times say nothing): every translation in the .po must
+be in the .mo, and nothing else. `make messages` updates both.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
+DOMAINS = ["django", "djangojs"]
+CATALOGS = [(lang, domain) for lang in LANGUAGES for domain in DOMAINS]
+
+#: Texts that are truly the same in a language: names (the site's, a tie-break's and its
+#: international abbreviation), loanwords players and admins use as they are, and the month
+#: abbreviations that Spanish and Italian spell as English does.
+SAME_AS_ENGLISH = {
+    "*": {"Spite & Malice", "Buchholz", "SB"},
+    "vi": {"bot"},
+    "es": {"bot", "socket", "provisional", "Final", "feb", "mar", "may", "jun", "jul", "sep"}
+    | {"oct", "nov"},
+    "it": {"bot", "account", "slug", "socket", "feb", "mar", "apr", "nov", "Feb.", "Nov."},
+    "bn": set(),
+    "my": set(),
+}
+PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sdif]")
+TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+LETTERS = re.compile(r"[A-Za-z]{2}")
+SCRIPTS = {"bn": re.compile(r"[\u0980-\u09ff]"), "my": re.compile(r"[\u1000-\u109f]")}
+#: Vietnamese letters beyond ASCII: a page of Vietnamese without them is not Vietnamese.
+VIETNAMESE = re.compile(
+    r"[àáảãạăằắẳẵặâầấẩẫậđèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵ]", re.IGNORECASE
+)
+
+
+def _catalog(lang: str, domain: str) -> polib.POFile:
+    path = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+    assert path.exists(), f"{path} is missing: run `make messages`"
+    return polib.pofile(str(path))
+
+
+def _translations(entry: polib.POEntry) -> list[str]:
+    if entry.msgid_plural:
+        return [entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural)]
+    return [entry.msgstr]
+
+
+def _has_words(msgid: str) -> bool:
+    """Whether a text has words to translate, beyond its placeholders and markup."""
+    return bool(LETTERS.search(TAG.sub("", PLACEHOLDER.sub("", msgid))))
+
+
+def _live(po: polib.POFile) -> list[polib.POEntry]:
+    return [entry for entry in po if not entry.obsolete and entry.msgid]
+
+
+@pytest.mark.parametrize(("lang", "domain"), CATALOGS)
+def test_every_text_is_translated_and_none_is_fuzzy(lang: str, domain: str) -> None:
+    po = _catalog(lang, domain)
+
+    untranslated = [e.msgid for e in _live(po) if not all(s.strip() for s in _translations(e))]
+    fuzzy = [e.msgid for e in _live(po) if "fuzzy" in e.flags]
+    assert not untranslated, untranslated[:20]
+    assert not fuzzy, fuzzy[:20]
+    assert po.metadata.get("Language") == lang
+    assert "nplurals=" in po.metadata.get("Plural-Forms", "")
+    assert "INTEGER" not in po.metadata["Plural-Forms"]
+
+
+def test_the_catalogs_hold_the_sites_texts() -> None:
+    """A guard against an empty extraction passing every other test."""
+    assert len(_live(_catalog("vi", "django"))) > 700
+    assert len(_live(_catalog("vi", "djangojs"))) > 80
+
+
+@pytest.mark.parametrize(("lang", "domain"), CATALOGS)
+def test_no_translation_is_the_english_text_but_a_few_names(lang: str, domain: str) -> None:
+    allowed = SAME_AS_ENGLISH["*"] | SAME_AS_ENGLISH[lang]
+
+    same = [
+        e.msgid
+        for e in _live(_catalog(lang, domain))
+        if _has_words(e.msgid) and e.msgid not in allowed and e.msgid in _translations(e)
+    ]
+    assert not same, same
+
+
+@pytest.mark.parametrize(("lang", "domain"), CATALOGS)
+def test_placeholders_and_markup_are_kept(lang: str, domain: str) -> None:
+    wrong = []
+    for entry in _live(_catalog(lang, domain)):
+        wanted = set(PLACEHOLDER.findall(entry.msgid + " " + entry.msgid_plural))
+        for text in _translations(entry):
+            found = set(PLACEHOLDER.findall(text))
+            # A language with one plural form may leave the count to the words around it.
+            if found != wanted and not (entry.msgid_plural and found <= wanted):
+                wrong.append((entry.msgid, text))
+            if sorted(TAG.findall(text)) != sorted(TAG.findall(entry.msgid)):
+                wrong.append((entry.msgid, text))
+    assert not wrong, wrong[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", ["bn", "my"])
+def test_bengali_and_burmese_are_written_in_their_own_script(lang: str, domain: str) -> None:
+    script = SCRIPTS[lang]
+    latin_only = [
+        text
+        for e in _live(_catalog(lang, domain))
+        if _has_words(e.msgid) and e.msgid not in SAME_AS_ENGLISH["*"]
+        for text in _translations(e)
+        if not script.search(text) and _has_words(text)  # "%(suit)s %(rank)s" needs no word
+    ]
+    assert not latin_only, latin_only[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_burmese_is_unicode_not_zawgyi(domain: str) -> None:
+    """In Unicode Burmese the vowel sign E (U+1031) follows its consonant; Zawgyi, the legacy
+    font encoding, types it first, at the start of a word."""
+    zawgyi = [
+        text
+        for e in _live(_catalog("my", domain))
+        for text in _translations(e)
+        if re.search(r"(^|[\s(])\u1031", text)
+    ]
+    assert not zawgyi, zawgyi[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_vietnamese_has_its_diacritics_precomposed(domain: str) -> None:
+    texts = [
+        text
+        for e in _live(_catalog("vi", domain))
+        if len(re.findall(r"[A-Za-z]+", e.msgid)) >= 3
+        for text in _translations(e)
+    ]
+    with_marks = [text for text in texts if VIETNAMESE.search(text)]
+    assert len(with_marks) >= 0.95 * len(texts), [t for t in texts if t not in with_marks][:20]
+    assert all(unicodedata.is_normalized("NFC", text) for text in texts)
+
+
+@pytest.mark.parametrize(("lang", "domain"), CATALOGS)
+def test_the_compiled_catalog_is_the_po_as_it_is_now(lang: str, domain: str) -> None:
+    po = _catalog(lang, domain)
+    mo_path = LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo"
+    assert mo_path.exists(), f"{mo_path} is missing: run `make messages`"
+
+    def key(entry: polib._BaseEntry) -> tuple[str, str, tuple[str, ...]]:
+        return (entry.msgctxt or "", entry.msgid, tuple(_translations(entry)))
+
+    in_po = {key(e) for e in _live(po) if e.translated() and "fuzzy" not in e.flags}
+    in_mo = {key(e) for e in polib.mofile(str(mo_path)) if e.msgid}
+    assert in_po == in_mo, (
+        f"{mo_path.name} for {lang} is older than its .po: run `make messages` "
+        f"({len(in_po - in_mo)} translations not compiled, {len(in_mo - in_po)} stale)"
+    )
