@@ -1,7 +1,9 @@
 """Sockets speak the connection's language (games.sockets.JsonSocket): chosen once at connect
 from the user's profile, the language cookie or the handshake's Accept-Language, and active in
-every handler, group event and service the socket runs (in the database thread too). No
-catalog exists yet: a stand-in gettext marks each text with the language active when read."""
+every handler, group event and service the socket runs (in the database thread too). A
+stand-in gettext marks each English text with the language active when it is read, so these
+tests do not depend on the catalogs' words (tests/test_catalogs.py and the browser test in
+Vietnamese check those)."""
 
 from __future__ import annotations
 
@@ -22,16 +24,13 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 def marked(monkeypatch) -> None:
     """gettext (and its kin) answer "[<active language>]<English>"."""
     trans = translation._trans
-    real = {name: getattr(trans, name) for name in ("gettext", "ngettext", "pgettext")}
 
     def mark(text: str) -> str:
         return f"[{translation.get_language()}]{text}"
 
-    monkeypatch.setattr(trans, "gettext", lambda m: mark(real["gettext"](m)), raising=False)
-    monkeypatch.setattr(
-        trans, "ngettext", lambda s, p, n: mark(real["ngettext"](s, p, n)), raising=False
-    )
-    monkeypatch.setattr(trans, "pgettext", lambda c, m: mark(real["pgettext"](c, m)), raising=False)
+    monkeypatch.setattr(trans, "gettext", mark, raising=False)
+    monkeypatch.setattr(trans, "ngettext", lambda s, p, n: mark(s if n == 1 else p), raising=False)
+    monkeypatch.setattr(trans, "pgettext", lambda _context, m: mark(m), raising=False)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ language active when the error frame is built; the frame keeps the engine's code
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from django.utils import translation
@@ -92,18 +93,15 @@ def test_each_refusal_has_its_own_words_not_the_engines(code: str) -> None:
 def test_each_refusal_is_read_through_gettext_in_the_language_active_then(
     code: str, monkeypatch
 ) -> None:
-    """No catalog exists yet: a stand-in gettext marks each text with the active language."""
+    """A stand-in gettext marks each English text with the language active when it is read."""
     trans = translation._trans
-    real = {name: getattr(trans, name) for name in ("gettext", "ngettext", "pgettext")}
 
     def mark(text: str) -> str:
         return f"[{translation.get_language()}]{text}"
 
-    monkeypatch.setattr(trans, "gettext", lambda m: mark(real["gettext"](m)), raising=False)
-    monkeypatch.setattr(
-        trans, "ngettext", lambda s, p, n: mark(real["ngettext"](s, p, n)), raising=False
-    )
-    monkeypatch.setattr(trans, "pgettext", lambda c, m: mark(real["pgettext"](c, m)), raising=False)
+    monkeypatch.setattr(trans, "gettext", mark, raising=False)
+    monkeypatch.setattr(trans, "ngettext", lambda s, p, n: mark(s if n == 1 else p), raising=False)
+    monkeypatch.setattr(trans, "pgettext", lambda _context, m: mark(m), raising=False)
     exc, king_on_empty = REFUSALS[code]
     message = refusal_message(exc, king_on_empty=king_on_empty)
     with translation.override("vi"):
@@ -169,3 +167,23 @@ def test_the_service_refuses_an_illegal_move_in_the_players_words(alice, human_s
         assert error.to_frame()["message"] == (
             "Side stack 1 is empty: there is no card to play from it."
         )
+
+
+SCRIPT = {"bn": re.compile(r"[\u0980-\u09ff]"), "my": re.compile(r"[\u1000-\u109f]")}
+
+
+@pytest.mark.parametrize("language", ["vi", "es", "it", "bn", "my"])
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_each_refusal_reads_in_each_language(code: str, language: str) -> None:
+    exc, king_on_empty = REFUSALS[code]
+    message = refusal_message(exc, king_on_empty=king_on_empty)
+    with translation.override("en"):
+        english = str(message)
+    with translation.override(language):
+        translated = str(message)
+
+    assert translated != english
+    english_words = set(re.findall(r"[a-z]{4,}", english)) - {"notation"}
+    assert not english_words & set(re.findall(r"[a-z]{4,}", translated)), translated
+    if language in SCRIPT:
+        assert SCRIPT[language].search(translated), translated
