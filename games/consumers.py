@@ -140,6 +140,8 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         )
         if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
             await self._resync()
+        else:  # the mover's frames at once; its group event, arriving later, is then skipped
+            await self._send_version(result.version, result.frames)
 
     async def _on_resign(self, content: dict[str, Any]) -> None:
         scope = content.get("scope")
@@ -193,11 +195,15 @@ class GameConsumer(SeatClockMixin, JsonSocket):
 
     async def game_event(self, event: dict[str, Any]) -> None:
         """A committed change: send this viewer's frames unless it already has that version."""
-        if event["version"] <= self.last_version:
-            return
         frames = event["frames"].get(viewer_key(self.seat))
         if frames is None:
             return  # no frames for this viewer: ask for nothing, the next sync sets it right
+        await self._send_version(event["version"], frames)
+
+    async def _send_version(self, version: int, frames: Any) -> None:
+        """This viewer's frames of ``version``, unless the socket already sent that version."""
+        if version <= self.last_version or not frames:
+            return
         for frame in frames:
             if frame.get("type") == "state" and frame.get("spectators") is None:
                 # The count this socket keeps current from spectators notices.
@@ -205,7 +211,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             await self.send_json(frame)
             if frame.get("type") == "state":
                 self.spectators_sent = frame.get("spectators")
-        self.last_version = event["version"]
+        self.last_version = version
 
     async def game_notice(self, event: dict[str, Any]) -> None:
         """A frame outside the game's versions, the same for everyone: forward it (a spectator

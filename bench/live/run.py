@@ -226,6 +226,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--config", choices=["embedded", "pg1", "pg2"], default="embedded")
     parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        help="server processes (pg configurations; default 1 for pg1, 2 for pg2)",
+    )
     parser.add_argument("--players", type=int, default=8, help="people at human tables (2 a table)")
     parser.add_argument("--bot-tables", type=int, default=0, help="tables against the expert bot")
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
@@ -260,6 +265,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     top_rate = args.rate * 2 ** (args.max_steps - 1) if args.capacity else args.rate
     lift = top_rate > THROTTLE_SAFE_RATE
     processes = 2 if args.config == "pg2" else 1
+    if args.processes and args.config != "embedded":
+        processes = args.processes
     prefix = f"bench{secrets.token_hex(4)}"
     logdir = srv.new_logdir(prefix)
     out = args.json or srv.ROOT / "bench" / "results" / f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}.json"

@@ -34,6 +34,9 @@ class MoveResult:
     seat: int
     move: str
     replayed: bool
+    #: The mover's own frames of this version (the same its group event carries), for the
+    #: socket that sent the move to answer at once instead of through the channel layer.
+    frames: tuple[dict[str, Any], ...] = ()
 
 
 def game_lock(game_id: int) -> Game:
@@ -102,11 +105,12 @@ def broadcast_on_commit(
     match_ended: bool = False,
     engine_game: engine.Game | None = None,
     log: list[dict[str, Any]] | None = None,
-) -> None:
+) -> dict[str, list[dict[str, Any]]]:
     """Build every viewer's frames now (inside the transaction: they show exactly this
     version) and send them once the transaction commits; and when the change handed the turn
     to a person, their ``your_turn`` on the per-user socket (``games.notify``). A service passes
-    the engine's game and the log rows it holds (``log_append``) to spare a parse and a query."""
+    the engine's game and the log rows it holds (``log_append``) to spare a parse and a query.
+    Returns the frames by viewer key (``games.broadcast.viewer_key``)."""
     frames = game_event_frames(
         game, game_ended=game_ended, match_ended=match_ended, engine_game=engine_game, log=log
     )
@@ -116,6 +120,7 @@ def broadcast_on_commit(
     turn = notify.turn_passed_frames(game, to_move_before=getattr(game, _TO_MOVE_AT_LOCK, None))
     if turn:
         user_frames_on_commit(turn)
+    return frames
 
 
 def user_frames_on_commit(frames: dict[int, list[dict[str, Any]]]) -> None:

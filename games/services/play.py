@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from games import bots as bot_runner
 from games import clock
+from games.broadcast import viewer_key
 from games.errors import (
     BAD_MESSAGE,
     FORBIDDEN,
@@ -123,7 +124,7 @@ def game_play_move(
                 game_ended = True
             clock.after_move(game, acting=acting, timed_out=timed_out)
             game_row_save(game)
-            broadcast_on_commit(
+            event_frames = broadcast_on_commit(
                 game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )
             if game.is_active and match.is_bot(game.to_move):
@@ -141,6 +142,7 @@ def game_play_move(
         seat=acting,
         move=str(parsed),
         replayed=False,
+        frames=tuple(event_frames.get(viewer_key(acting), ())),
     )
 
 

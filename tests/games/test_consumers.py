@@ -390,6 +390,25 @@ async def test_sync_after_a_missed_event_brings_the_current_state(
         await communicator.disconnect()
 
 
+async def test_the_mover_is_answered_without_waiting_for_the_channel_layer(
+    table, alice_cookie, monkeypatch
+) -> None:
+    """The socket that sent a move sends its new state as soon as the move commits; the
+    group event (here lost) is for the other viewers and the mover's other sockets."""
+    communicator = await open_socket(table.pk, alice_cookie)
+    try:
+        await communicator.receive_json_from()
+        monkeypatch.setattr(services, "game_event_send", lambda **kwargs: None)
+        await send(
+            communicator, {"type": "move", "move": a_center_move(table), "version": 0, "id": "q"}
+        )
+        state = await communicator.receive_json_from()
+        assert state["version"] == 1 and state == await frame_for(table, 0)
+        assert await communicator.receive_nothing(timeout=QUIET)  # once, not twice
+    finally:
+        await communicator.disconnect()
+
+
 async def test_a_reconnecting_player_gets_the_current_state(table, alice_cookie) -> None:
     first = await open_socket(table.pk, alice_cookie)
     await first.receive_json_from()

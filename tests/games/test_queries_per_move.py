@@ -97,6 +97,24 @@ def test_the_frames_sent_after_a_move_equal_the_frames_read_afresh(
     assert len(sent) >= 20
 
 
+def test_a_moves_result_carries_the_movers_frames_of_its_event(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """The socket that sent the move answers with these at once (games.consumers._on_move)."""
+    sent: list[dict] = []
+    monkeypatch.setattr(services, "game_event_send", lambda **kwargs: sent.append(kwargs))
+    game = _game(alice, bob)
+    seat = game.to_move
+    with django_capture_on_commit_callbacks(execute=True):
+        result = services.game_play_move(
+            game_id=game.pk, user={0: alice, 1: bob}[seat], move=legal(game, seat)[-1],
+            version=game.version, move_id="mine",
+        )  # fmt: skip
+
+    assert result.frames == tuple(sent[-1]["frames"][str(seat)])
+    assert result.frames[0]["type"] == "state" and result.frames[0]["version"] == result.version
+
+
 @pytest.mark.parametrize("moves", [0, 1, 3, 40])
 def test_building_every_viewers_frames_reads_the_log_once(alice, bob, moves) -> None:
     game = _play(_game(alice, bob), {0: alice, 1: bob}, moves)
