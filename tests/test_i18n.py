@@ -332,3 +332,24 @@ def test_countries_are_named_in_the_pages_language(client, language, spain) -> N
 
     assert f"</span> {spain}</dd>" in profile.content.decode()
     assert f'<option value="ES" selected>{spain}</option>' in edit.content.decode()
+
+
+# --- Django's own form texts ---------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["bn", "my"])
+def test_sign_up_errors_and_password_rules_read_in_bengali_and_burmese(client, language) -> None:
+    """Django's own catalogs lack most of these in Bengali and Burmese; ours have them."""
+    html = client.post(
+        reverse("accounts:signup"),
+        {"username": "", "email": "not-an-address", "password1": "123", "password2": "124"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    ).content.decode()
+
+    with translation.override(language):
+        for text in ("This field is required.", "Enter a valid email address."):
+            translated = translation.gettext(text)
+            assert translated != text and translated in html, text
+    for english in ("This field is required", "Enter a valid email", "password must contain"):
+        assert english not in html
