@@ -135,7 +135,7 @@ def bot_account_request(*, user: User, note: str) -> BotAccountRequest:
     """``user`` asks an admin to make their account a bot account, saying in ``note`` what
     the program is. Refusals (GameError): forbidden (the account played a match, is staff,
     or cannot play), duplicate (already a bot account; a request already pending), and
-    bad_message (no note, or a note too long)."""
+    bad_message (no note, a note too long, or one with a NUL character)."""
     note = (note or "").strip()
     if not note:
         raise GameError(BAD_MESSAGE, _("Say what your program is and how it plays."))
@@ -146,6 +146,8 @@ def bot_account_request(*, user: User, note: str) -> BotAccountRequest:
                 _("Keep the note to %(n)d characters."), n=BotAccountRequest.NOTE_MAX_LENGTH
             ),
         )
+    if "\x00" in note:  # PostgreSQL stores no NUL in text (the page's form refuses it too)
+        raise GameError(BAD_MESSAGE, _("The note cannot contain a NUL character."))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)  # one request at a time
         refusal = bot_account_refusal(user=locked)

@@ -146,11 +146,11 @@ def test_bad_notes_are_refused(client, alice):
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(note=st.text(min_size=0, max_size=520))
+@given(note=st.text(min_size=0, max_size=520) | st.just("a program\x00"))
 def test_any_note_is_stored_stripped_or_refused_as_bad_input(db, note):
     user = UserFactory(username=f"u{uuid.uuid4().hex[:12]}")
     cleaned = note.strip()
-    if not cleaned or len(cleaned) > BotAccountRequest.NOTE_MAX_LENGTH:
+    if not cleaned or len(cleaned) > BotAccountRequest.NOTE_MAX_LENGTH or "\x00" in cleaned:
         assert refusal(services.bot_account_request, user=user, note=note).code == BAD_MESSAGE
         assert not BotAccountRequest.objects.filter(user=user).exists()
     else:
