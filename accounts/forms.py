@@ -6,12 +6,11 @@ from typing import Any
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.utils import translation
-from django.utils.functional import lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
+from games.errors import lazy_format
 from spite.i18n import country_name, supported_language
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
@@ -120,14 +119,6 @@ class DeleteAccountForm(forms.Form):
         return password
 
 
-def _note_help_text() -> str:
-    """Read when the form is shown (a lazy ``%`` would be done once, in English, at import)."""
-    return gettext(
-        "What the program is, who runs it and how it plays (%(n)d characters at most). "
-        "An admin reads this before deciding."
-    ) % {"n": BotAccountRequest.NOTE_MAX_LENGTH}
-
-
 class BotAccountRequestForm(forms.Form):
     """Ask an admin to make this account a bot account."""
 
@@ -135,7 +126,14 @@ class BotAccountRequestForm(forms.Form):
         label=_("About your program"),
         max_length=BotAccountRequest.NOTE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=lazy(_note_help_text, str)(),
+        # Formatted when shown: a lazy text's plain % would be done once, in English, at import.
+        help_text=lazy_format(
+            _(
+                "What the program is, who runs it and how it plays (%(n)d characters at most). "
+                "An admin reads this before deciding."
+            ),
+            n=BotAccountRequest.NOTE_MAX_LENGTH,
+        ),
     )
 
 

@@ -78,6 +78,19 @@ def language_for_scope(scope: dict[str, Any]) -> str:
     )
 
 
+def activate_for_request(request: HttpRequest, user: Any) -> str:
+    """Activate ``preferred_language`` for ``request`` made by ``user``, and note it on the
+    request (``LANGUAGE_CODE``, as LocaleMiddleware does). Returns the language."""
+    language = preferred_language(
+        user,
+        cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
+        accept_language=request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+    )
+    translation.activate(language)
+    request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+    return language
+
+
 class UserLanguageMiddleware:
     """After authentication: activates ``preferred_language`` for the request (LocaleMiddleware,
     earlier in the chain, knows no profiles; it still adds Content-Language and Vary)."""
@@ -86,13 +99,7 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        language = preferred_language(
-            getattr(request, "user", None),
-            cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
-            accept_language=request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
-        )
-        translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        activate_for_request(request, getattr(request, "user", None))
         return self.get_response(request)
 
 

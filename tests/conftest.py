@@ -18,6 +18,22 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.GAMES_SWEEPER_INTERVAL = 0
 
 
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gettext (and its kin) answer "[<active language>]<English>": a test sees in which
+    language a text was read, whatever the catalogs say (tests/test_catalogs.py checks those)."""
+    from django.utils import translation
+
+    trans = translation._trans
+
+    def mark(text: str) -> str:
+        return f"[{translation.get_language()}]{text}"
+
+    monkeypatch.setattr(trans, "gettext", mark, raising=False)
+    monkeypatch.setattr(trans, "ngettext", lambda s, p, n: mark(s if n == 1 else p), raising=False)
+    monkeypatch.setattr(trans, "pgettext", lambda _context, m: mark(m), raising=False)
+
+
 @pytest.fixture(autouse=True)
 def _games_replay_check(request: pytest.FixtureRequest):
     """After every test that uses the database, before it rolls back: each game's seed and

@@ -6,17 +6,8 @@ with the language active when it is read (the catalogs' words are tested elsewhe
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def marked(monkeypatch) -> None:
-    trans = translation._trans
-    monkeypatch.setattr(
-        trans, "gettext", lambda m: f"[{translation.get_language()}]{m}", raising=False
-    )
 
 
 def _bearer(key: str) -> dict[str, str]:

@@ -21,19 +21,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def marked(monkeypatch) -> None:
-    """gettext (and its kin) answer "[<active language>]<English>"."""
-    trans = translation._trans
-
-    def mark(text: str) -> str:
-        return f"[{translation.get_language()}]{text}"
-
-    monkeypatch.setattr(trans, "gettext", mark, raising=False)
-    monkeypatch.setattr(trans, "ngettext", lambda s, p, n: mark(s if n == 1 else p), raising=False)
-    monkeypatch.setattr(trans, "pgettext", lambda _context, m: mark(m), raising=False)
-
-
-@pytest.fixture
 def connect_seen(monkeypatch) -> list[str | None]:
     """The game socket's connect refuses (not_found) from the database thread, noting the
     language active there."""

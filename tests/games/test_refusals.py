@@ -91,17 +91,9 @@ def test_each_refusal_has_its_own_words_not_the_engines(code: str) -> None:
 
 @pytest.mark.parametrize("code", sorted(REFUSALS))
 def test_each_refusal_is_read_through_gettext_in_the_language_active_then(
-    code: str, monkeypatch
+    code: str, marked
 ) -> None:
-    """A stand-in gettext marks each English text with the language active when it is read."""
-    trans = translation._trans
-
-    def mark(text: str) -> str:
-        return f"[{translation.get_language()}]{text}"
-
-    monkeypatch.setattr(trans, "gettext", mark, raising=False)
-    monkeypatch.setattr(trans, "ngettext", lambda s, p, n: mark(s if n == 1 else p), raising=False)
-    monkeypatch.setattr(trans, "pgettext", lambda _context, m: mark(m), raising=False)
+    """The stand-in gettext (``marked``) shows the language active when each text is read."""
     exc, king_on_empty = REFUSALS[code]
     message = refusal_message(exc, king_on_empty=king_on_empty)
     with translation.override("vi"):
