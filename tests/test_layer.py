@@ -1,6 +1,6 @@
-"""spite.layer.group_send_soon: in a server it hands the send to the server's loop and returns
-at once (the database thread is not held); without one it sends before returning; a failed
-send is logged, never raised."""
+"""spite.layer.group_send_soon and send_soon: in a server they hand the send to the server's
+loop and return at once (the database thread is not held); without one they send before
+returning; a failed send is logged, never raised."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from spite import layer
+from tests.live_server import run_async
 
 
 @pytest.fixture
@@ -48,6 +49,9 @@ class _SlowLayer:
 
 class _BrokenLayer:
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        raise ConnectionError("redis is down")
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
         raise ConnectionError("redis is down")
 
 
@@ -106,9 +110,10 @@ def test_sends_handed_over_start_in_order(
     assert order == list(range(20))
 
 
+@pytest.mark.parametrize("send", [layer.group_send_soon, layer.send_soon])
 @pytest.mark.parametrize("with_loop", [False, True])
 def test_a_failed_send_is_logged_not_raised(
-    with_loop: bool, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    with_loop: bool, send: Any, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if with_loop:
         request.getfixturevalue("server_loop")
@@ -124,11 +129,44 @@ def test_a_failed_send_is_logged_not_raised(
     catch = Catch(logging.ERROR)
     logging.getLogger("spite.layer").addHandler(catch)
     try:
-        _in_plain_thread(
-            lambda: layer.group_send_soon("game-9", {"type": "x"}, what="version 4 of game 9")
-        )
+        _in_plain_thread(lambda: send("game-9", {"type": "x"}, what="version 4 of game 9"))
         assert logged.wait(5)
     finally:
         logging.getLogger("spite.layer").removeHandler(catch)
     assert records[0].getMessage() == "could not send version 4 of game 9"
     assert records[0].exc_info and isinstance(records[0].exc_info[1], ConnectionError)
+
+
+def test_send_soon_without_a_server_loop_sends_on_the_channel_before_returning(
+    settings: Any,
+) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    from channels.layers import channel_layers, get_channel_layer
+
+    channel_layers.backends.pop("default", None)  # a fresh in-memory layer for this test
+    try:
+        _in_plain_thread(lambda: layer.send_soon("layer-test", {"type": "x.y", "n": 2}, what="n"))
+
+        async def receive() -> dict[str, Any]:
+            return await asyncio.wait_for(get_channel_layer().receive("layer-test"), 1)
+
+        assert run_async(receive()) == {"type": "x.y", "n": 2}
+    finally:
+        channel_layers.backends.pop("default", None)
+
+
+def test_send_soon_in_a_server_hands_the_channel_send_to_its_loop_without_waiting(
+    server_loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = _SlowLayer()
+
+    async def send(channel: str, message: dict[str, Any]) -> None:
+        await slow.group_send(f"channel:{channel}", message)
+
+    monkeypatch.setattr(slow, "send", send, raising=False)
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: slow)
+    layer.send_soon("bot-turns", {"type": "bot.turn", "game": 3}, what="game 3's bot turn")
+    assert slow.sent == []  # returned while the send is still waiting
+    slow.release.set()
+    assert slow.done.wait(5)
+    assert slow.sent == [("channel:bot-turns", {"type": "bot.turn", "game": 3})]
