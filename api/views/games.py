@@ -18,7 +18,7 @@ from api.serializers.games import (
     MoveRowSerializer,
 )
 from api.throttles import MovesThrottle
-from api.views.common import Pagination, error_responses
+from api.views.common import Pagination, error_responses, paginated
 from games import selectors, services
 from games.errors import UNAUTHENTICATED, GameError
 
@@ -51,17 +51,15 @@ class GameMovesView(APIView):
 
     @extend_schema(
         summary="A game's move log",
-        description="Every row of the game's log in ply order (moves and undo rows), paginated.",
-        responses={200: MoveRowSerializer(many=True), **error_responses(404, 429)},
+        description="Every row of the game's log in ply order (moves and undo rows), paginated: "
+        "100 a page by default, a larger ``limit`` is cut to 500; 400 for a ``limit`` or "
+        "``offset`` that is not a page.",
+        responses={200: MoveRowSerializer(many=True), **error_responses(400, 404, 429)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
-        rows = selectors.game_log(game)
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        data = MoveRowSerializer(page, many=True).data
-        return paginator.get_paginated_response(data)
+        return paginated(self, request, selectors.game_log(game), MoveRowSerializer)
 
     @extend_schema(
         summary="Play a move",

@@ -173,7 +173,7 @@ class ChallengeListView(generics.ListAPIView):
         description="The challenges you sent or received that still wait for an answer, newest "
         "first (never an expired one, nor one between players who blocked each other), as the "
         "per-user socket carries them (docs/protocol.md).",
-        responses={200: ChallengeSerializer(many=True), **error_responses(401, 429)},
+        responses={200: ChallengeSerializer(many=True), **error_responses(400, 401, 429)},
         tags=["challenges"],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
