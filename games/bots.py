@@ -12,11 +12,21 @@ thread. Outside a server (a management command, a test) the whole turn runs in t
 the calling thread, thinking there too, after the commit. ``"off"`` schedules nothing (the
 sweeper still can't run bots then; for maintenance only).
 
+With ``"worker"`` the turns leave the web processes altogether: ``bot_turn_schedule`` sends
+``{"type": "bot.turn", "game": game_id}`` on the channel ``bot_channel()`` (``BOT_CHANNEL``
+under the channel layer's prefix) with ``spite.layer.send_soon`` (never blocks, never raises)
+and returns. ``manage.py run_bots`` (the bot worker, ``become_worker()``) listens on that
+channel (``games.bot_worker``) and, in its own process, runs each turn exactly as ``"thread"``
+mode does in a server: a task on its loop, thinking per ``GAMES_BOT_THINK``. The channel is a
+doorbell (at most once): a turn whose message is lost, or that a dying worker cut off, is
+resumed by a sweep (the worker's own at start, and every server's sweeper, which sends again).
+
 ``bot_turn_run(game_id)`` plays moves until a person is to move or the game is over: it reads
 the game without a lock, lets the bot choose from a fresh engine game, and plays the move
 through ``games.services.game_play_move`` with ``move_id = "bot-<version>"``. Two runners on
 the same state (two processes, a sweep racing a scheduled turn) therefore apply the move once:
-the second is refused as stale or answered as a replay.
+the second is refused as stale or answered as a replay. So several bot workers may run at once
+(each hears every message on the pub/sub channel layer, and only one applies each move).
 
 See docs/games.md.
 """
@@ -37,11 +47,16 @@ from django.conf import settings
 from django.db import connections
 
 from games import bot_thinking
+from spite import layer
 
 logger = logging.getLogger(__name__)
 
 #: Refusals a runner tolerates in a row (another runner moved first) before it gives up.
 MAX_RETRIES = 3
+#: The channel the bot worker listens on in ``"worker"`` mode (``bot_channel()`` prefixes it).
+BOT_CHANNEL = "bot-turns"
+#: The message that asks the bot worker to play the bot's turn in a game.
+BOT_TURN = "bot.turn"
 
 _lock = threading.Lock()
 # Game ids with a turn queued or running in this process -> "run again when done" flag.
@@ -49,10 +64,31 @@ _scheduled: dict[int, bool] = {}
 _executor: ThreadPoolExecutor | None = None
 _inline = threading.local()
 _loop: asyncio.AbstractEventLoop | None = None
+_worker = False  # this process is the bot worker (manage.py run_bots)
 
 
-def attach_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Run bot turns as tasks on this (the server's) event loop from now on."""
+def bot_channel() -> str:
+    """``BOT_CHANNEL`` under the default channel layer's key prefix (``CHANNELS_PREFIX``), if it
+    has one: the pub/sub layer does not prefix channel names, so two sites sharing one Redis
+    would otherwise ring each other's bot workers."""
+    layers = getattr(settings, "CHANNEL_LAYERS", {}) or {}
+    prefix = (layers.get("default", {}).get("CONFIG") or {}).get("prefix", "")
+    return f"{prefix}.{BOT_CHANNEL}" if prefix else BOT_CHANNEL
+
+
+def become_worker() -> None:
+    """Mark this process as the bot worker: in ``"worker"`` mode its turns run here."""
+    global _worker
+    _worker = True
+
+
+def is_worker() -> bool:
+    """Whether this process is the bot worker (``manage.py run_bots``)."""
+    return _worker
+
+
+def attach_loop(loop: asyncio.AbstractEventLoop | None) -> None:
+    """Run bot turns as tasks on this (the server's) event loop from now on; None forgets it."""
     global _loop
     _loop = loop
 
@@ -82,13 +118,24 @@ def _thinks_in_process() -> bool:
 
 
 def bot_turn_schedule(game_id: int) -> None:
-    """Make sure the bot to move in ``game_id`` (if any) plays; returns at once in thread mode."""
+    """Make sure the bot to move in ``game_id`` (if any) plays; returns at once in thread and
+    worker mode."""
     mode = getattr(settings, "GAMES_BOT_RUNNER", "thread")
     if mode == "off":
         return
     if mode == "inline":
         _run_inline(game_id)
         return
+    if mode == "worker" and not _worker:
+        message = {"type": BOT_TURN, "game": game_id}
+        layer.send_soon(bot_channel(), message, what=f"the bot turn of game {game_id}")
+        return
+    bot_turn_schedule_here(game_id)
+
+
+def bot_turn_schedule_here(game_id: int) -> None:
+    """Run the bot's turn in ``game_id`` in this process, as ``"thread"`` mode does: a task on
+    the attached loop if one runs, else in the thread pool; once per game at a time."""
     with _lock:
         if game_id in _scheduled:
             _scheduled[game_id] = True  # running: look again when done
@@ -110,6 +157,18 @@ def _start_task(game_id: int) -> None:
     task = asyncio.get_running_loop().create_task(_run_on_loop(game_id))
     _tasks.add(task)  # the loop keeps only weak references to tasks
     task.add_done_callback(_tasks.discard)
+
+
+async def bot_turns_stop() -> None:
+    """Cancel the bot turns running as tasks on this loop and wait for them (the bot worker
+    stopping). A move already handed to the database thread still commits or rolls back whole;
+    the rest of the turn is resumed by the next sweep."""
+    tasks = [task for task in _tasks if not task.done()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    with _lock:
+        _scheduled.clear()
 
 
 def _again(game_id: int) -> bool:

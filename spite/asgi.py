@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets."""
+"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets, and the bot worker's
+channel (``manage.py run_bots``, ``GAMES_BOT_RUNNER = "worker"``; docs/games.md)."""
 
 import asyncio
 import os
@@ -9,12 +10,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spite.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from games import bots, sweeper  # noqa: E402
+from games.bot_worker import BotTurnConsumer  # noqa: E402
 from spite import layer  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -45,6 +47,8 @@ application = _AttachBotRunner(
                 # Session first; an API token (?token= or Authorization) overrides it.
                 AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
             ),
+            # Only the bot worker listens on a channel; a server never gets this scope.
+            "channel": ChannelNameRouter({bots.bot_channel(): BotTurnConsumer.as_asgi()}),
         }
     )
 )

@@ -273,9 +273,12 @@ LOGGING = {
 }
 
 # Live games (docs/games.md): the bot runner, the sweeper, the table's socket.
-# GAMES_BOT_RUNNER: "thread" (a worker pool off the request path), "inline" (tests: the bot
-# plays right after the commit, in the same thread) or "off".
+# GAMES_BOT_RUNNER: "thread" (in each server process, off the request path), "worker" (in
+# `manage.py run_bots` processes of their own, reached through the channel layer: needs
+# REDIS_URL), "inline" (tests: the bot plays right after the commit, in the same thread) or "off".
 GAMES_BOT_RUNNER = env.str("GAMES_BOT_RUNNER", default="thread")
+# GAMES_BOT_WORKER_NICE: how much `manage.py run_bots` lowers its own priority (its --nice).
+GAMES_BOT_WORKER_NICE = env.int("GAMES_BOT_WORKER_NICE", default=5)
 GAMES_BOT_WORKERS = env.int("GAMES_BOT_WORKERS", default=2)
 # GAMES_BOT_THINK: where a bot's search runs: "process" (GAMES_BOT_WORKERS worker processes per
 # server, so it never holds the server's GIL) or "thread" (in the runner's thread, as the inline

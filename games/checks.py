@@ -1,0 +1,38 @@
+"""System checks of the games app's settings (``manage.py check``; every management command,
+``run_bots`` included, runs them first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import Error, register
+
+RUNNERS = ("thread", "worker", "inline", "off")
+IN_MEMORY_LAYER = "channels.layers.InMemoryChannelLayer"
+
+
+@register()
+def bot_runner_check(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """``GAMES_BOT_RUNNER`` is one of ``RUNNERS``; ``"worker"`` needs a channel layer that
+    reaches another process (the in-memory one never leaves its own)."""
+    runner = getattr(settings, "GAMES_BOT_RUNNER", "thread")
+    if runner not in RUNNERS:
+        return [
+            Error(
+                f"GAMES_BOT_RUNNER is {runner!r}, not one of {', '.join(RUNNERS)}.",
+                id="games.E001",
+            )
+        ]
+    layer = (getattr(settings, "CHANNEL_LAYERS", {}) or {}).get("default", {})
+    if runner == "worker" and layer.get("BACKEND") in (None, IN_MEMORY_LAYER):
+        return [
+            Error(
+                'GAMES_BOT_RUNNER is "worker" but the channel layer is the in-memory one, '
+                "so the bot worker (manage.py run_bots, another process) would never hear of "
+                "a bot's turn.",
+                hint='Set REDIS_URL (the Redis channel layer), or GAMES_BOT_RUNNER="thread".',
+                id="games.E002",
+            )
+        ]
+    return []
