@@ -164,6 +164,24 @@ def test_a_persons_move_that_hands_the_turn_to_a_bot_rings_the_worker(
     assert game.version == 1 and game.to_move == 1  # the bot has not moved here
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_web_processs_sweep_sends_every_waiting_bot_turn_to_the_worker(
+    alice: Any, bob: Any, bot_starts: Any, worker_mode: None, settings: Any, monkeypatch: Any
+) -> None:
+    from games.sweeper import bot_turns_resume
+
+    settings.GAMES_BOT_RUNNER = "off"
+    waiting = {current_game(bot_starts(alice)).pk, current_game(bot_starts(bob)).pk}
+    settings.GAMES_BOT_RUNNER = "worker"
+    monkeypatch.setattr(bots, "bot_turn_schedule_here", no_local_turn)
+    assert set(in_plain_thread(bot_turns_resume)) == waiting
+
+    async def both() -> set[int]:
+        return {(await receive_one(bots.bot_channel()))["game"] for _ in waiting}
+
+    assert run_async(both()) == waiting
+
+
 # --- the worker's consumer ------------------------------------------------------------------------
 
 
