@@ -52,6 +52,9 @@ export const TEXT = {
   needsShort: gettext_noop("needs %(rank)s"),
   // Translators: the badge on a King on a center stack: the rank it stands for, "K=7" (short).
   kingBadge: gettext_noop("K=%(rank)s"),
+  // Translators: a badge beside a bot account's name.
+  botBadge: gettext_noop("bot"),
+  botBadgeTitle: gettext_noop("A bot account: played by a program"),
 };
 
 export function addTexts(more) {
@@ -186,6 +189,31 @@ export function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// People: a name in a sentence, and the badge of a bot account
+// ---------------------------------------------------------------------------------------------
+
+/** The "bot" badge beside a bot account's name: the markup of the pages' `{% bot_badge %}`
+ * (accounts/templatetags/players.py), made in this one place for every page script. */
+export function botBadge() {
+  return el("span", { class: "badge-bot", title: t("botBadgeTitle") }, t("botBadge"));
+}
+
+/**
+ * A translated text (`template(key)`) whose `%(name)s` is a person as every frame carries one
+ * (`{username, name, is_bot}`), as parts for `el` or `append`: the words, the name (or
+ * `name`, a node such as a link to the profile), then `botBadge()` when the person is a bot
+ * account — where the server's pages put it. Other placeholders are filled from `params`.
+ * Fresh nodes on every call (a node can stand in one place only).
+ */
+export function withPerson(sentence, who, { params = {}, name = null } = {}) {
+  const [before, after = ""] = sentence.split("%(name)s");
+  const parts = [fill(before, params), name ?? who.name];
+  if (who.is_bot) parts.push(" ", botBadge());
+  parts.push(fill(after, params));
+  return parts.filter((part) => part !== "");
 }
 
 /** A face-up card drawn in CSS: rank and suit in the corner (visible when fanned), a big pip. */

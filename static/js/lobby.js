@@ -4,7 +4,7 @@
 // `spite:me` event. Every action stays an ordinary POST form, as the server rendered it, so
 // the page works the same without JavaScript. No build step.
 
-import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn } from "./cards.js";
+import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn, withPerson } from "./cards.js";
 
 addTexts({
   yourSeek: gettext_noop("Your seek"),
@@ -25,9 +25,6 @@ addTexts({
   expiresSoon: gettext_noop("expires in less than a minute"),
   // Translators: said to screen readers; rules is the seek's rules, "House rules, first to 50 points".
   newSeek: gettext_noop("New seek by %(name)s: %(rules)s."),
-  // Translators: a badge beside a bot account's name.
-  botBadge: gettext_noop("bot"),
-  botBadgeTitle: gettext_noop("A bot account: played by a program"),
 });
 
 const TICK = 15000;
@@ -57,14 +54,12 @@ class PeopleLobby {
     return this.root.dataset.profileUrl.replace("USERNAME", encodeURIComponent(username));
   }
 
-  // A sentence with the player's name as a link to their profile, then @username if it differs.
+  // A sentence with the player's name as a link to their profile (and the bot badge of a bot
+  // account, cards.js's withPerson), then @username if it differs.
   person(sentence, who) {
-    const [before, after = ""] = sentence.split("%(name)s");
-    const nodes = [before, el("a", { href: this.profile(who.username), text: who.name })];
-    if (who.is_bot) nodes.push(" ", el("span", { class: "badge-bot", title: t("botBadgeTitle"), text: t("botBadge") }));
-    nodes.push(after);
+    const nodes = withPerson(sentence, who, { name: el("a", { href: this.profile(who.username), text: who.name }) });
     if (who.name !== who.username) nodes.push(" ", el("span", { class: "lobby-username", text: `@${who.username}` }));
-    return nodes.filter((node) => node !== "");
+    return nodes;
   }
 
   /** A one-button form; `spoken` is the button's whole name for screen readers, when the
@@ -96,7 +91,7 @@ class PeopleLobby {
     const ids = new Set(live.map((s) => s.id));
     if (this.seekIds) {
       const fresh = live.find((s) => !this.seekIds.has(s.id) && !s.mine);
-      if (fresh) this.say(t("newSeek", { name: fresh.owner.name, rules: fresh.summary }));
+      if (fresh) this.say(...withPerson(template("newSeek"), fresh.owner, { params: { rules: fresh.summary } }));
     }
     this.seekIds = ids;
   }
@@ -204,11 +199,12 @@ class PeopleLobby {
     this.$("received-card").hidden = this.$("received").children.length === 0;
   }
 
-  say(text) {
+  /** Says `parts` (text, or nodes: a name with its bot badge) in the live region. */
+  say(...parts) {
     const node = this.$("seeks-status");
     node.textContent = "";
     window.setTimeout(() => {
-      node.textContent = text;
+      node.replaceChildren(...parts);
     }, 50);
   }
 }

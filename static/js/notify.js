@@ -6,7 +6,7 @@
 // frame is also dispatched as a `spite:me` event on `document`, so a page script (lobby.js) can
 // keep its own lists live without a second socket. No build step.
 
-import { addTexts, el, gettext_noop, ngettext_lazy, t, tn } from "./cards.js";
+import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn, withPerson } from "./cards.js";
 import { Socket } from "./socket.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -32,9 +32,6 @@ addTexts({
   notifyStartingPlain: gettext_noop("Your match starts: going to the table…"),
   notifyYourTurn: gettext_noop("It is your turn in another game."),
   notifyGoToTable: gettext_noop("Go to the table"),
-  // Translators: a badge beside a bot account's name.
-  botBadge: gettext_noop("bot"),
-  botBadgeTitle: gettext_noop("A bot account: played by a program"),
 });
 
 const INFO_LIFETIME = 15000; // ms an information notice stays before it goes by itself
@@ -130,9 +127,10 @@ class Notifier {
     const card = this.card(c.id);
     if (card) this.remove(card);
     const mine = c.from && c.from.username === this.me;
-    if (mine && c.state === "declined") this.info(t("notifyDeclined", { name: c.to.name }));
-    else if (mine && c.state === "expired") this.info(t("notifyExpiredSent", { name: c.to.name }));
-    else if (!mine && c.state === "cancelled" && card) this.info(t("notifyCancelledReceived", { name: c.from.name }));
+    const about = (key, who) => this.info(() => withPerson(template(key), who));
+    if (mine && c.state === "declined") about("notifyDeclined", c.to);
+    else if (mine && c.state === "expired") about("notifyExpiredSent", c.to);
+    else if (!mine && c.state === "cancelled" && card) about("notifyCancelledReceived", c.from);
   }
 
   matchStarts(frame) {
@@ -140,10 +138,10 @@ class Notifier {
       ? (frame.owner && frame.owner.username === this.me ? frame.taker : frame.owner)
       : null;
     const card = frame.challenge ? this.card(frame.challenge) : null;
-    const name = other ? other.name : card ? card.dataset.name : "";
-    const text = name ? t("notifyStarting", { name }) : t("notifyStartingPlain");
+    const who = other || (card ? { name: card.dataset.name, is_bot: card.dataset.bot === "true" } : null);
     if (card) this.remove(card);
-    this.say(text);
+    if (who && who.name) this.say(...withPerson(template("notifyStarting"), who));
+    else this.say(t("notifyStartingPlain"));
     if (!frame.url || window.location.pathname === frame.url) return;
     this.socket.stop(); // leaving the page: no reconnecting on the way out
     window.location.assign(frame.url);
@@ -198,6 +196,7 @@ class Notifier {
         class: "notice notice-challenge",
         "data-challenge": String(c.id),
         "data-name": c.from.name,
+        "data-bot": Boolean(c.from.is_bot),
         "data-expires": c.expires_at,
         role: "group",
         "aria-labelledby": titleId,
@@ -205,8 +204,7 @@ class Notifier {
       el(
         "p",
         { class: "notice-title", id: titleId },
-        t("challengesYou", { name: c.from.name }),
-        c.from.is_bot ? [" ", el("span", { class: "badge-bot", title: t("botBadgeTitle"), text: t("botBadge") })] : null,
+        withPerson(template("challengesYou"), c.from),
       ),
       el("p", { class: "notice-rules", text: c.summary }),
       el("p", { class: "notice-when", "data-part": "expiry", text: expiryText(c.expires_at) }),
@@ -214,7 +212,7 @@ class Notifier {
       el("p", { class: "notice-error", role: "alert", hidden: true }),
     );
     this.list.prepend(card);
-    if (announce) this.say(t("notifyChallengeAnnounce", { name: c.from.name, rules: c.summary }));
+    if (announce) this.say(...withPerson(template("notifyChallengeAnnounce"), c.from, { params: { rules: c.summary } }));
   }
 
   answer(id, accept) {
@@ -231,12 +229,15 @@ class Notifier {
     form.submit();
   }
 
-  info(text) {
+  /** A notice that goes by itself; `words` is its text, or a function giving its parts (a
+   * name with its bot badge: fresh nodes for the notice and for the announcement). */
+  info(words) {
+    const parts = () => (typeof words === "function" ? words() : [words]);
     const close = el("button", { type: "button", class: "notice-close", "aria-label": t("notifyDismiss"), text: "×" });
-    const card = el("li", { class: "notice notice-info" }, el("p", { text }), close);
+    const card = el("li", { class: "notice notice-info" }, el("p", {}, parts()), close);
     close.addEventListener("click", () => this.remove(card));
     this.list.prepend(card);
-    this.say(text);
+    this.say(...parts());
     window.setTimeout(() => {
       if (!card.contains(document.activeElement)) this.remove(card);
     }, INFO_LIFETIME);
@@ -253,11 +254,12 @@ class Notifier {
     }
   }
 
-  say(text) {
+  /** Says `parts` (text, or nodes: a name with its bot badge) in the live region. */
+  say(...parts) {
     // Clear first, so the same words said twice are announced twice.
     this.announcer.textContent = "";
     window.setTimeout(() => {
-      this.announcer.textContent = text;
+      this.announcer.replaceChildren(...parts);
     }, 50);
   }
 

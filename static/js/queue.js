@@ -5,7 +5,7 @@
 // `spite:me` events) does the same. The socket is socket.js's (reconnecting with backoff, not
 // after a refusal). No build step: an ES module.
 
-import { addTexts, formatDuration, formatNumber, gettext_noop, t } from "./cards.js";
+import { addTexts, formatDuration, formatNumber, gettext_noop, t, template, withPerson } from "./cards.js";
 import { Socket } from "./socket.js";
 
 addTexts({
@@ -107,7 +107,9 @@ class Queue {
     if (this.done && this.root.dataset.state === "paired") return;
     this.finish();
     this.root.dataset.state = "paired";
-    this.say(frame.opponent ? t("queuePaired", { name: frame.opponent.name }) : t("queuePairedPlain"));
+    // The opponent's name, with the bot badge when a bot account plays (cards.js's withPerson).
+    if (frame.opponent) this.status.replaceChildren(...withPerson(template("queuePaired"), frame.opponent));
+    else this.say(t("queuePairedPlain"));
     if (frame.url) window.location.assign(frame.url);
   }
 }

@@ -6,7 +6,7 @@
 // Cards, piles and move texts come from cards.js, which the replay page shares.
 import {
   addTexts, t, tn, gettext_noop, ngettext_lazy, formatList, formatNumber, SUIT_SYMBOL, rankLabel, rankNameAt,
-  cardName, isRed, el, cardFace, cardBack, cardEmpty, splitMove, fromText, toText, movedCard,
+  cardName, isRed, el, botBadge, cardFace, cardBack, cardEmpty, splitMove, fromText, toText, movedCard,
   payoffContent, sideFan, stockContent, centerContent,
 } from "./cards.js";
 import { Socket } from "./socket.js";
@@ -17,9 +17,6 @@ import { TableClock } from "./clock.js";
 addTexts({
   you: gettext_noop("You"),
   seatName: gettext_noop("Player %(n)s"),
-  // Translators: a badge beside a bot account's name.
-  botBadge: gettext_noop("bot"),
-  botBadgeTitle: gettext_noop("A bot account: played by a program"),
   // places (read by screen readers)
   inYourHand: gettext_noop("%(card)s in your hand"),
   yourPayoff: ngettext_lazy("Your pay-off pile, %(count)s card, %(card)s on top", "Your pay-off pile, %(count)s cards, %(card)s on top"),
@@ -227,11 +224,11 @@ class Table {
   }
 
   /** The "bot" badge for a seat held by a bot account (an engine bot's name says it already). */
-  botBadge(seat) {
+  seatBadge(seat) {
     const seats = this.state && this.state.match && this.state.match.seats;
     const info = seats && seats[seat];
     if (!info || !info.is_bot || info.kind === "bot") return null;
-    return el("span", { class: "badge-bot", title: t("botBadgeTitle") }, t("botBadge"));
+    return botBadge();
   }
 
   name(seat) {
@@ -904,7 +901,7 @@ class Table {
       if (!box) continue;
       const isYou = seat === this.me;
       const nameParts = [el("span", { class: "score-name-text" }, this.name(seat))];
-      const badge = this.botBadge(seat);
+      const badge = this.seatBadge(seat);
       if (badge) nameParts.push(" ", badge);
       if (isYou) nameParts.push(el("span", { class: "you-tag" }, t("you")));
       box.querySelector("[data-part=score-name]").replaceChildren(...nameParts);
@@ -941,7 +938,7 @@ class Table {
     const isYou = seat === this.me;
     const targets = this.selected ? this.legalTargets(this.selected.src) : new Set();
 
-    const badge = isYou ? null : this.botBadge(seat);
+    const badge = isYou ? null : this.seatBadge(seat);
     box.querySelector("[data-part=seat-name]").replaceChildren(isYou ? t("you") : name, ...(badge ? [" ", badge] : []));
 
     // the hidden hand (opponent, or both players for a spectator)
