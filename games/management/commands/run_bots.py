@@ -14,7 +14,6 @@ id ``bot-<version>``, so it is applied once however many workers play the turn.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import signal
 from typing import Any
@@ -28,8 +27,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games import bot_thinking, bots, sweeper
 from games.bot_worker import BotWorker
 from spite import layer
-
-logger = logging.getLogger("games.bot_worker")
 
 
 class Command(BaseCommand):
@@ -82,13 +79,13 @@ class Command(BaseCommand):
             )
             listening = asyncio.ensure_future(worker.arun())
             resumed = await database_sync_to_async(sweeper.bot_turns_resume)()
-            logger.info(
-                "bot worker %s listening on %s (nice %s); resumed bot turns in games %s",
-                os.getpid(),
-                channel,
-                nice,
-                resumed or "none",
+            # On standard output, whatever LOG_LEVEL says: a supervisor (or the bench) waits
+            # for this line.
+            self.stdout.write(
+                f"bot worker {os.getpid()} listening on {channel} (nice {nice}); "
+                f"resumed bot turns in games {resumed or 'none'}"
             )
+            self.stdout.flush()
             stop = asyncio.ensure_future(stopping.wait())
             await asyncio.wait({listening, stop}, return_when=asyncio.FIRST_COMPLETED)
             for future in (listening, stop):
@@ -101,4 +98,5 @@ class Command(BaseCommand):
             bots.attach_loop(None)
             layer.attach_loop(None)
             await loop.run_in_executor(None, bot_thinking.shutdown)
-            logger.info("bot worker %s stopped", os.getpid())
+            self.stdout.write(f"bot worker {os.getpid()} stopped")
+            self.stdout.flush()
