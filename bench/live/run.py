@@ -3,15 +3,18 @@
     .venv/bin/python -m bench.live --config embedded --players 8 --duration 20
     .venv/bin/python -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
     .venv/bin/python -m bench.live --config pg2 --players 100 --capacity
+    .venv/bin/python -m bench.live --config pg2 --players 200 --bot-tables 50 --bot-runner worker
 
 It starts the site on a fresh database of its own (embedded: a SQLite file and the in-memory
 layer, one process; pg1/pg2: a new PostgreSQL database beside DATABASE_URL's and Redis at
 REDIS_URL under key prefixes of its own, 1 or 2 processes), creates the players with API tokens
 through a Django script, opens ``--players``/2 tables between people (each on its own two
 sockets, on different processes where there are two) and ``--bot-tables`` against the expert
-bot, and plays moves chosen from the mover's ``legal_moves`` at ``--rate`` moves per second per
-table. Meanwhile two sockets ping the echo floor and two the echo + commit floor every 0.5 s.
-It prints a table and writes a JSON file; everything it started is stopped and deleted after.
+bot (their turns played in the servers, or with ``--bot-runner worker`` by a ``manage.py
+run_bots`` process beside them), and plays moves chosen from the mover's ``legal_moves`` at
+``--rate`` moves per second per table. Meanwhile two sockets ping the echo floor and two the
+echo + commit floor every 0.5 s. It prints a table and writes a JSON file; everything it
+started is stopped and deleted after.
 """
 
 from __future__ import annotations
@@ -130,6 +133,7 @@ def step_result(
     moves: int,
     server: list[dict[str, Any]],
     client_cpu: float = 0.0,
+    bot_worker: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     rtt, echo, commit = (percentiles(v) for v in (figures.rtt, figures.echo, figures.commit))
     return {
@@ -157,6 +161,7 @@ def step_result(
         "games_finished": figures.games_finished,
         "reconnects": figures.reconnects,
         "server": server,
+        "bot_worker": bot_worker or [],
     }
 
 
@@ -195,9 +200,11 @@ def print_step(step: dict[str, Any]) -> None:
         f" {lag['p99']} ms (late = the client is the bottleneck); load average"
         f" {step['load_average']}"
     )
-    for s in step["server"]:
+    processes = [("server", s) for s in step["server"]]
+    processes += [("bot worker", s) for s in step.get("bot_worker", [])]
+    for role, s in processes:
         print(
-            f"  server pid {s['pid']}: CPU {s['cpu_percent']}%, RSS max {s['rss_mb_max']} MB,"
+            f"  {role} pid {s['pid']}: CPU {s['cpu_percent']}%, RSS max {s['rss_mb_max']} MB,"
             f" last {s['rss_mb_last']} MB"
         )
 
@@ -233,6 +240,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--players", type=int, default=8, help="people at human tables (2 a table)")
     parser.add_argument("--bot-tables", type=int, default=0, help="tables against the expert bot")
+    parser.add_argument(
+        "--bot-runner",
+        choices=["thread", "worker"],
+        default="thread",
+        help="thread: the servers play the bots' turns; worker: one manage.py run_bots process "
+        "beside them does (GAMES_BOT_RUNNER=worker; pg configurations only)",
+    )
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
     parser.add_argument(
@@ -250,7 +264,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "RSS every 5 s and say whether it levels off",
     )
     parser.add_argument("--json", type=Path, help="default bench/results/<UTC time>.json")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.bot_runner == "worker" and args.config == "embedded":
+        parser.error(
+            "--bot-runner worker needs --config pg1 or pg2: the bot worker is another process, "
+            "which hears of the bots' turns only through Redis (the embedded set-up has none)"
+        )
+    return args
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -282,6 +302,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "players": tables * 2,
         "tables": tables,
         "bot_tables": args.bot_tables,
+        "bot_runner": args.bot_runner,
         "rate": args.rate,
         "duration_s": duration,
         "throttle_lifted": lift,
@@ -290,7 +311,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     print(
         f"bench/live: {args.config}, {args.server} x{processes}, {tables} tables + "
-        f"{args.bot_tables} bot tables, {args.rate} move/s per table, {duration:.0f} s"
+        f"{args.bot_tables} bot tables"
+        + (" (bots in a run_bots worker)" if args.bot_runner == "worker" else "")
+        + f", {args.rate} move/s per table, {duration:.0f} s"
         + (" (socket throttle lifted: the rate needs it)" if lift else "")
         + f"; logs in {logdir}"
     )
@@ -302,6 +325,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             logdir=logdir,
             lift_throttle=lift,
         )
+        env["GAMES_BOT_RUNNER"] = args.bot_runner
         srv.manage(env, "migrate", "--noinput")
         spare = max(2, tables // 2) if not args.soak else tables * 2
         made = json.loads(
@@ -316,8 +340,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             )
         )
         pool = Pool(made["spare"], made["spare_bot"])
-        with srv.servers(args.server, processes, env, logdir) as running:
-            sampler = Sampler(running.pids, 5.0 if args.soak else 1.0)
+        bot_workers = 1 if args.bot_runner == "worker" else 0
+        with srv.servers(args.server, processes, env, logdir, bot_workers=bot_workers) as running:
+            sampler = Sampler(running.pids + running.bot_worker_pids, 5.0 if args.soak else 1.0)
+            servers = len(running.pids)
             sampler.thread.start()
             try:
                 steps = []
@@ -337,9 +363,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     figures = asyncio.run(load.run(duration))
                     elapsed = time.perf_counter() - started
                     client_cpu = round(100 * (time.process_time() - cpu) / elapsed, 1)
-                    server = sampler.report(mark)
+                    sampled = sampler.report(mark)
                     step = step_result(
-                        rate, min(elapsed, duration), figures, load.moves, server, client_cpu
+                        rate,
+                        min(elapsed, duration),
+                        figures,
+                        load.moves,
+                        sampled[:servers],
+                        client_cpu,
+                        bot_worker=sampled[servers:],
                     )
                     print_step(step)
                     steps.append(step)

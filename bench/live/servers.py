@@ -114,11 +114,29 @@ def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
 class Servers:
     urls: list[str]
     pids: list[int]
+    #: ``manage.py run_bots`` processes (``GAMES_BOT_RUNNER=worker``), if any were started.
+    bot_worker_pids: list[int] = field(default_factory=list)
+
+
+def wait_listening(log: Path, process: subprocess.Popen[bytes]) -> None:
+    """Wait until a ``run_bots`` process says on its output that it listens."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"manage.py run_bots exited; see {log}")
+        if log.exists() and " listening on " in log.read_text(errors="replace"):
+            return
+        time.sleep(0.2)
+    raise SystemExit(f"manage.py run_bots did not listen within 30 s; see {log}")
 
 
 @contextmanager
-def servers(kind: str, count: int, env: dict[str, str], logdir: Path) -> Iterator[Servers]:
-    """Start the servers; yield their base URLs (one per port) and process ids."""
+def servers(
+    kind: str, count: int, env: dict[str, str], logdir: Path, *, bot_workers: int = 0
+) -> Iterator[Servers]:
+    """Start the servers, and ``bot_workers`` ``manage.py run_bots`` processes beside them
+    with the same environment; yield the servers' base URLs (one per port) and the process
+    ids. All are stopped (SIGTERM, then SIGKILL after 15 s) at the end."""
     ports = [free_port() for _ in range(1 if kind == "uvicorn-workers" else count)]
     commands = {
         "daphne": lambda port: [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)],
@@ -139,10 +157,19 @@ def servers(kind: str, count: int, env: dict[str, str], logdir: Path) -> Iterato
                 processes.append(
                     subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
                 )
+        workers = []
+        for number in range(bot_workers):
+            log_path = logdir / f"run_bots-{number}.log"
+            with log_path.open("wb") as log:
+                command = [sys.executable, str(ROOT / "manage.py"), "run_bots"]
+                workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log))
+            processes.append(workers[-1])
+            wait_listening(log_path, workers[-1])
         urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url in urls:
             wait_healthy(url, processes)
-        yield Servers(urls, [p.pid for p in processes])
+        server_pids = [p.pid for p in processes if p not in workers]
+        yield Servers(urls, server_pids, [p.pid for p in workers])
     finally:
         for process in processes:
             process.terminate()
