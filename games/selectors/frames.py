@@ -117,10 +117,19 @@ def log_tail(game_id: int) -> list[dict[str, Any]]:
     ``kind``, ``text`` and ``undoes`` (what a state frame's ``last_moves`` is made of). Written
     out as SQL: it runs on every move, and the ORM's compiling cost more than the query."""
     with connection.cursor() as cursor:
-        cursor.execute(_log_tail_sql(connection.vendor), [game_id])
-        rows = cursor.fetchall()
-    rows.reverse()
-    return [dict(zip(LOG_COLUMNS, row, strict=True)) for row in rows]
+        cursor.execute(*log_tail_query(game_id))
+        return log_tail_read(cursor.fetchall())
+
+
+def log_tail_query(game_id: int) -> tuple[str, list[Any]]:
+    """``log_tail``'s SQL and parameters, for a caller that sends it along with other
+    statements (``games.services._rows.game_row_lock``); ``log_tail_read`` reads its rows."""
+    return _log_tail_sql(connection.vendor), [game_id]
+
+
+def log_tail_read(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """``log_tail``'s rows (newest first, as the query gives them) as its dicts, oldest first."""
+    return [dict(zip(LOG_COLUMNS, row, strict=True)) for row in reversed(rows)]
 
 
 def _last_moves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from games import notify, services
 from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games.models import SEATS, Game, Match, Move
 from games.selectors import game_event_frames, log_tail
-from games.services._rows import game_row_lock, move_row_insert
+from games.services._rows import RowWrites, game_row_lock, move_row_insert, prefetched_log_tail
 
 RESIGN_SCOPES = ("game", "match")
 MAX_MOVE_ID = 64
@@ -39,11 +39,12 @@ class MoveResult:
     frames: tuple[dict[str, Any], ...] = ()
 
 
-def game_lock(game_id: int) -> Game:
+def game_lock(game_id: int, *, log_tail: bool = False) -> Game:
     """The game row and its match row, locked until the transaction ends (seated users are
     read along, not locked: PostgreSQL locks no nullable side of an outer join). The query is
-    written out once (``games.services._rows``): compiling it was most of its cost."""
-    game = game_row_lock(game_id)
+    written out once (``games.services._rows``): compiling it was most of its cost. With
+    ``log_tail``, the log's latest rows come in the same round trip, for ``log_append``."""
+    game = game_row_lock(game_id, log_tail=log_tail)
     if game is None:
         raise GameError(NOT_FOUND, _("There is no such game."))
     setattr(game, _TO_MOVE_AT_LOCK, game.to_move)
@@ -77,14 +78,20 @@ def log_append(
     kind: str = Move.Kind.MOVE,
     undoes: int = 0,
     client_move_id: str = "",
+    writes: RowWrites | None = None,
 ) -> list[dict[str, Any]]:
     """Add a row to the game's log, produced at ``game.version`` (bump it first), at the next
     ply: rows are numbered 0, 1, … whatever they are, so after an undo the ply runs ahead of the
     engine's (which counts moves in force). Returns the log's latest rows (``log_tail``) ending
-    with the new one: one query numbers the row and feeds the frames."""
-    tail = log_tail(game.pk)
+    with the new one: one read numbers the row and feeds the frames, the one ``game_lock`` made
+    if asked to (else a query now). The row is queued on ``writes`` if given, else written now.
+    """
+    tail = prefetched_log_tail(game)
+    if tail is None:
+        tail = log_tail(game.pk)
     ply = tail[-1]["ply"] + 1 if tail else 0
     move_row_insert(
+        writes=writes,
         game_id=game.pk,
         ply=ply,
         seat=seat,

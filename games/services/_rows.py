@@ -6,10 +6,18 @@ select_related 3.1 ms against 0.9 ms on PostgreSQL here (bench/profile_move.py).
 built from the models' fields when first needed; values go through the fields' own converters
 and ``Model.from_db`` (reading) and ``get_db_prep_save`` (writing), as the ORM does, so a field
 added to a model needs no change here. ``tests/games/test_rows.py`` compares each with the ORM.
+
+On PostgreSQL a move's statements travel together (psycopg's pipeline mode, ``pipelined``): the
+transaction's BEGIN, the lock and the log's tail in one round trip, the log row and the game's
+update in another, then the COMMIT: three round trips where there were six. Under load each
+round trip also costs the database thread a wait for the GIL, so they are the move's largest
+cost beside the work itself (docs/performance.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -19,9 +27,45 @@ from django.db.models import Model
 from django.utils import timezone
 
 from games.models import Game, Match, Move
+from games.selectors.frames import log_tail_query, log_tail_read
 
 #: Where ``game_row_lock`` keeps the values it read, for ``game_row_save`` to compare.
 _LOADED = "_rows_loaded"
+#: Where ``game_row_lock(..., log_tail=True)`` keeps the log's tail it read with the lock.
+_LOG_TAIL = "_rows_log_tail"
+
+
+@contextmanager
+def pipelined() -> Iterator[None]:
+    """Statements executed inside go to PostgreSQL together and are answered in one round trip
+    when the block ends (psycopg's pipeline mode): read their results after the block. An
+    error of any of them is raised at the end of the block, as Django's exception. Elsewhere
+    (SQLite) statements simply run one by one."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+class RowWrites:
+    """Writes of one change that need no answer, queued and then sent together by ``run``
+    (one round trip on PostgreSQL), in the order they were queued."""
+
+    def __init__(self) -> None:
+        self.statements: list[tuple[str, list[Any]]] = []
+
+    def add(self, sql: str, params: list[Any]) -> None:
+        self.statements.append((sql, params))
+
+    def run(self) -> None:
+        statements, self.statements = self.statements, []
+        if not statements:
+            return
+        with connection.cursor() as cursor, pipelined():
+            for sql, params in statements:
+                cursor.execute(sql, params)
 
 
 @dataclass(frozen=True)
@@ -88,13 +132,19 @@ def _plan(vendor: str) -> tuple[str, list[_Table]]:
     return sql, tables
 
 
-def game_row_lock(game_id: int) -> Game | None:
+def game_row_lock(game_id: int, *, log_tail: bool = False) -> Game | None:
     """Game ``game_id`` with its match and seated users, the game and match rows locked until
-    the transaction ends; None if there is no such game."""
+    the transaction ends; None if there is no such game. With ``log_tail``, the log's latest
+    rows are read in the same round trip, after the lock is held (so no move can come between)
+    and kept for ``prefetched_log_tail``."""
     sql, tables = _plan(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
+    with connection.cursor() as cursor, connection.cursor() as tail_cursor:
+        with pipelined():
+            cursor.execute(sql, [game_id])
+            if log_tail:
+                tail_cursor.execute(*log_tail_query(game_id))
         row = cursor.fetchone()
+        tail = log_tail_read(tail_cursor.fetchall()) if log_tail else None
     if row is None:
         return None
     parts, start = [], 0
@@ -107,12 +157,24 @@ def game_row_lock(game_id: int) -> Game | None:
         user = table.read(values) if values[table.pk_index] is not None else None
         setattr(match, f"user{seat}", user)
     game.match = match
+    if tail is not None:
+        setattr(game, _LOG_TAIL, tail)
     return game
 
 
-def game_row_save(game: Game) -> None:
+def prefetched_log_tail(game: Game) -> list[dict[str, Any]] | None:
+    """The log's tail ``game_row_lock(..., log_tail=True)`` read with ``game``, handed out once
+    (the caller extends it as it adds rows); None if it read none."""
+    tail: list[dict[str, Any]] | None = getattr(game, _LOG_TAIL, None)
+    if tail is not None:
+        delattr(game, _LOG_TAIL)
+    return tail
+
+
+def game_row_save(game: Game, *, writes: RowWrites | None = None) -> None:
     """Write the fields of ``game`` that changed since ``game_row_lock`` read it (none: no
-    query). A game not read by the lock is saved whole."""
+    query); queued on ``writes`` if given, else now. A game not read by the lock is saved whole,
+    now."""
     loaded = getattr(game, _LOADED, None)
     if loaded is None:
         game.save()
@@ -126,11 +188,8 @@ def game_row_save(game: Game) -> None:
     q = connection.ops.quote_name
     sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
     params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(Game._meta.pk.column)} = %s",
-            [*params, game.pk],
-        )
+    update = f"UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(Game._meta.pk.column)} = %s"
+    _write(writes, update, [*params, game.pk])
     loaded.update({f.attname: getattr(game, f.attname) for f in fields})
 
 
@@ -143,9 +202,10 @@ def _insert_sql(vendor: str) -> tuple[str, list[Any]]:
     return f"INSERT INTO {q(Move._meta.db_table)} ({columns}) VALUES ({marks})", fields
 
 
-def move_row_insert(**values: Any) -> None:
+def move_row_insert(*, writes: RowWrites | None = None, **values: Any) -> None:
     """Insert one Move row: ``values`` by attname (``game_id``, ``ply``, …); fields left out
-    take their defaults (``auto_now_add``: now). Raises IntegrityError as ``create`` would."""
+    take their defaults (``auto_now_add``: now). Queued on ``writes`` if given, else now.
+    Raises IntegrityError as ``create`` would (when ``writes`` runs, if queued)."""
     sql, fields = _insert_sql(connection.vendor)
     now = timezone.now()
     params = []
@@ -157,5 +217,12 @@ def move_row_insert(**values: Any) -> None:
         else:
             value = field.get_default()
         params.append(field.get_db_prep_save(value, connection))
+    _write(writes, sql, params)
+
+
+def _write(writes: RowWrites | None, sql: str, params: list[Any]) -> None:
+    if writes is not None:
+        writes.add(sql, params)
+        return
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -37,7 +37,7 @@ from games.services._common import (
     log_append,
     opponent_phrase,
 )
-from games.services._rows import game_row_save
+from games.services._rows import RowWrites, game_row_save
 from games.services.matches import game_create
 
 
@@ -72,7 +72,7 @@ def game_play_move(
     acting: int | None = None
     try:
         with transaction.atomic():
-            game = game_lock(game_id)
+            game = game_lock(game_id, log_tail=True)
             match = game.match
             acting = acting_seat(match, user=user, bot=bot, seat=seat)
             fresh = game.is_active and game.to_move == acting and version == game.version
@@ -113,7 +113,10 @@ def game_play_move(
                 ) from exc
             game.state = played.to_dict()
             game.version += 1
-            log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id)
+            writes = RowWrites()  # the log row and the game's update: one round trip
+            log = log_append(
+                game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes
+            )
             ply = log[-1]["ply"]
             game_ended = match_ended = False
             if played.outcome is not None:
@@ -123,7 +126,8 @@ def game_play_move(
                 )
                 game_ended = True
             clock.after_move(game, acting=acting, timed_out=timed_out)
-            game_row_save(game)
+            game_row_save(game, writes=writes)
+            writes.run()
             event_frames = broadcast_on_commit(
                 game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )

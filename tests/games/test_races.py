@@ -64,9 +64,9 @@ def at_once(game_id: int, user: Any, moves: list[tuple[str, str]]) -> list[Any]:
         finally:
             connections.close_all()  # this thread's connection
 
-    def lock_together(game_id: int):
+    def lock_together(game_id: int, **options):
         start.wait(timeout=10)
-        return real_lock(game_id)
+        return real_lock(game_id, **options)
 
     patch = pytest.MonkeyPatch()
     patch.setattr(services.play, "game_lock", lock_together)

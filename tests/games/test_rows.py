@@ -1,6 +1,8 @@
 """games.services._rows: a move's rows written out as SQL do exactly what the ORM would. The
 lock reads every field of the game, the match and both seated users as select_related does;
-the update writes the changed fields only; the log row and the log's tail match the ORM's."""
+the update writes the changed fields only; the log row and the log's tail match the ORM's; a
+move's statements travel together on PostgreSQL (three round trips: BEGIN with the lock and the
+tail, the log row with the update, COMMIT)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,13 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Match, Move
 from games.selectors import log_tail
-from games.services._rows import game_row_lock, game_row_save, move_row_insert
+from games.services._rows import (
+    RowWrites,
+    game_row_lock,
+    game_row_save,
+    move_row_insert,
+    prefetched_log_tail,
+)
 from tests.games.helpers import SMALL, current_game, legal
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +126,74 @@ def test_the_log_row_is_the_row_create_would_make(alice, bob) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         move_row_insert(game_id=game.pk, ply=2, seat=1, text="p-c2", client_move_id="x", version=3)
     Move.objects.filter(game=game).delete()  # made-up moves: the suite's replay check would fail
+
+
+def _played(alice, bob, moves: int) -> Game:
+    game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
+    for i in range(moves):
+        game = Game.objects.get(pk=game.pk)
+        services.game_play_move(
+            game_id=game.pk, user=alice if game.to_move == 0 else bob,
+            move=legal(game, game.to_move)[0], version=game.version, move_id=f"p{i}",
+        )  # fmt: skip
+    return Game.objects.get(pk=game.pk)
+
+
+def test_the_lock_reads_the_log_tail_along_and_hands_it_out_once(alice, bob) -> None:
+    game = _played(alice, bob, 3)
+    with transaction.atomic():
+        plain = game_row_lock(game.pk)
+        with_tail = game_row_lock(game.pk, log_tail=True)
+    assert plain is not None and prefetched_log_tail(plain) is None
+    assert with_tail is not None and _fields(with_tail) == _fields(plain)
+    assert prefetched_log_tail(with_tail) == log_tail(game.pk)
+    assert prefetched_log_tail(with_tail) is None  # handed out once: the caller extends it
+
+
+def test_queued_writes_run_in_order_only_when_run(alice, bob) -> None:
+    game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
+    with transaction.atomic():
+        locked = game_row_lock(game.pk)
+        assert locked is not None
+        writes = RowWrites()
+        move_row_insert(writes=writes, game_id=game.pk, ply=0, seat=0, text="p-c1", version=1)
+        locked.version = 1
+        game_row_save(locked, writes=writes)
+        assert Move.objects.filter(game=game).count() == 0
+        assert Game.objects.get(pk=game.pk).version == 0
+        writes.run()
+        writes.run()  # nothing left: runs nothing
+        assert Move.objects.filter(game=game).count() == 1
+        assert Game.objects.get(pk=game.pk).version == 1
+    Move.objects.filter(game=game).delete()  # a made-up move: the suite's replay check
+
+
+def test_a_queued_write_that_breaks_a_constraint_raises_djangos_integrity_error(alice, bob) -> None:
+    game = _played(alice, bob, 1)
+    before = list(Move.objects.filter(game=game).values_list("ply", flat=True))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes = RowWrites()
+        move_row_insert(writes=writes, game_id=game.pk, ply=0, seat=0, text="p-c1", version=9)
+        writes.run()
+    assert list(Move.objects.filter(game=game).values_list("ply", flat=True)) == before
+
+
+def test_a_moves_statements_travel_together_on_postgresql(alice, bob) -> None:
+    """Each statement of a move is recorded with whether psycopg's pipeline was on: the lock
+    and the tail go out together, and so do the log row and the game's update."""
+    if connection.vendor != "postgresql":
+        pytest.skip("psycopg's pipeline mode is PostgreSQL's; SQLite runs statements in-process")
+    game = _played(alice, bob, 1)
+    seen: list[tuple[str, bool]] = []
+
+    def record(execute, sql, params, many, context):
+        seen.append((sql.split()[0], bool(connection.connection.pgconn.pipeline_status)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        services.game_play_move(
+            game_id=game.pk, user=alice if game.to_move == 0 else bob,
+            move=legal(game, game.to_move)[0], version=game.version, move_id="together",
+        )  # fmt: skip
+    statements = [(verb, piped) for verb, piped in seen if verb not in ("SAVEPOINT", "RELEASE")]
+    assert statements == [("SELECT", True), ("SELECT", True), ("INSERT", True), ("UPDATE", True)]
