@@ -5,8 +5,9 @@ A seat is **connected** while one of its sockets (on any game of the match) has 
 seat is **away since** the last time one of its sockets was seen (closed or gone stale), or the
 match's start if none was ever open. In a ranked match of a league with ``disconnect_grace > 0``
 an away person (not a bot account: programs may play through the REST API without a socket)
-forfeits the match once the grace has run out (``grace_ends_at``) — if the opponent is there to
-claim it (connected, an engine bot or a bot account). See docs/games.md.
+forfeits the match once the grace has run out (``grace_ends_at``) — if the opponent was there
+when it ran out (connected, an engine bot or a bot account, or gone only later). See
+docs/games.md.
 """
 
 from __future__ import annotations
@@ -79,15 +80,16 @@ def match_presence(
 
 
 def abandoned_seat(states: list[SeatState], now: datetime) -> int | None:
-    """The seat that forfeits for being away now: its grace has run out while its opponent is
-    there (connected, or a bot that stays). None if no seat does — also when both are away."""
+    """The seat that forfeits for being away: its grace ran out while its opponent was there
+    (connected now, a bot that stays, or gone only after that grace ended — so the outcome does
+    not depend on when the check runs). None if no seat did: both left within each other's
+    grace, and the first to come back (or the turn clock) decides."""
     for state in states:
         other = states[1 - state.seat]
-        if (
-            state.grace_ends_at is not None
-            and now >= state.grace_ends_at
-            and (other.connected or other.stays)
-        ):
+        ends = state.grace_ends_at
+        if ends is None or now < ends:
+            continue
+        if other.connected or other.stays or (other.away_since or now) > ends:
             return state.seat
     return None
 

@@ -233,6 +233,22 @@ def test_nobody_forfeits_for_absence_while_both_are_away(match, fake_clock):
     assert (match.end_reason, match.winner) == ("abandoned", 1)
 
 
+def test_a_grace_that_ran_out_while_the_opponent_was_there_forfeits_even_when_checked_late(
+    match, fake_clock
+):
+    """alice leaves; her grace runs out while bob is still at the table; bob leaves before any
+    check ran (the sweeper is up to an interval late): alice forfeits all the same."""
+    at_table(match, 0, "alice-1")
+    at_table(match, 1, "bob-1")
+    presence_leave(game_id=game_of(match).pk, channel="alice-1")
+    fake_clock.advance(GRACE + 2)
+    presence_leave(game_id=game_of(match).pk, channel="bob-1")
+    fake_clock.advance(3)
+    assert deadlines_enforce() == {"timeouts": [], "forfeits": [match.pk]}
+    match.refresh_from_db()
+    assert (match.end_reason, match.winner) == ("abandoned", 1)
+
+
 def test_a_bot_account_is_held_to_the_turn_clock_only(alice, bob, seeds, fake_clock):
     bob.is_bot = True
     bob.save()
