@@ -1,14 +1,18 @@
-"""`manage.py sweep`: in process (call_command, with the fake clock) and once for real, as a
-subprocess against a file database, ending a ranked turn whose time ran out while nobody was
-connected."""
+"""`manage.py sweep`: in process (call_command, with the fake clock) and for real, as a
+subprocess against a database of its own (a SQLite file; PostgreSQL too when ``DATABASE_URL``
+is), ending a ranked turn whose time ran out while nobody was connected."""
 
 from __future__ import annotations
 
 import io
-import sqlite3
+import json
+import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -18,7 +22,7 @@ from games.management.commands import sweep as sweep_command
 from games.models import Match
 from tests.games import clocks
 from tests.games.clocks import game_of, ranked_league, ranked_match
-from tests.live_server import ROOT, server_env
+from tests.live_server import ROOT, postgres_database, server_env
 
 fake_clock = clocks.fake_clock
 _presence_knobs = clocks._presence_knobs
@@ -102,38 +106,75 @@ SETUP = textwrap.dedent(
 )
 
 
-def test_the_real_command_ends_an_overdue_turn_in_a_file_database(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    env = server_env(f"sqlite:///{path}", {"GAMES_SWEEPER_INTERVAL": "0"})
+RESULT = textwrap.dedent(
+    """
+    import json
+    from django.db import connection
 
-    def manage(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
+    game_id, match_id = {game_id}, {match_id}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT timeouts0, timeouts1, status FROM games_match WHERE id = %s", [match_id]
         )
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done.stdout
+        match = list(cursor.fetchone())
+        cursor.execute(
+            "SELECT version, turn_deadline IS NOT NULL FROM games_game WHERE id = %s", [game_id]
+        )
+        version, has_deadline = cursor.fetchone()
+        cursor.execute(
+            "SELECT seat, text FROM games_move WHERE game_id = %s ORDER BY ply", [game_id]
+        )
+        moves = [list(row) for row in cursor.fetchall()]
+    print(json.dumps({{"match": match, "version": version, "deadline": bool(has_deadline),
+                      "moves": moves}}))
+    """
+)
 
-    game_id, match_id, seat = map(int, manage("shell", "-v", "0", "-c", SETUP).split())
-    out = manage("sweep")
-    assert f"deadlines_enforce: turns timed out in games [{game_id}];" in out
 
-    with sqlite3.connect(path) as db:
-        timeouts = db.execute(
-            "SELECT timeouts0, timeouts1, status FROM games_match WHERE id = ?", (match_id,)
-        ).fetchone()
-        version, deadline = db.execute(
-            "SELECT version, turn_deadline FROM games_game WHERE id = ?", (game_id,)
-        ).fetchone()
-        kinds = db.execute(
-            "SELECT seat, text FROM games_move WHERE game_id = ? ORDER BY ply", (game_id,)
-        ).fetchall()
+@contextmanager
+def database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of the backend's kind, as a URL: a SQLite file in ``tmp_path``,
+    or a PostgreSQL database of its own beside the run's ``DATABASE_URL`` (dropped on exit)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        return
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        pytest.skip(
+            "needs PostgreSQL: DATABASE_URL is not a postgres:// URL (CI's second pass sets it)"
+        )
+    with postgres_database(url, prefix="spite_sweep") as database_url:
+        yield database_url
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_real_command_ends_an_overdue_turn(backend, tmp_path):
+    """``manage.py sweep`` in a process of its own, against a database it shares with nobody:
+    the overdue turn is timed out (the greedy discard, counted against the seat to move)."""
+    with database(backend, tmp_path) as database_url:
+        env = server_env(database_url, {"GAMES_SWEEPER_INTERVAL": "0"})
+
+        def manage(*args: str) -> str:
+            done = subprocess.run(
+                [sys.executable, str(ROOT / "manage.py"), *args],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+            return done.stdout
+
+        game_id, match_id, seat = map(int, manage("shell", "-v", "0", "-c", SETUP).split())
+        out = manage("sweep")
+        assert f"deadlines_enforce: turns timed out in games [{game_id}];" in out
+
+        code = RESULT.format(game_id=game_id, match_id=match_id)
+        result = json.loads(manage("shell", "-v", "0", "-c", code).strip().splitlines()[-1])
     expected = [0, 0]
     expected[seat] = 1
-    assert timeouts == (*expected, Match.Status.ACTIVE)
-    assert version == 1 and deadline is not None
-    assert len(kinds) == 1 and kinds[0][0] == seat and "-s" in kinds[0][1]
+    assert result["match"] == [*expected, Match.Status.ACTIVE]
+    assert result["version"] == 1 and result["deadline"]
+    moves = result["moves"]
+    assert len(moves) == 1 and moves[0][0] == seat and "-s" in moves[0][1]
