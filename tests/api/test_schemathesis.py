@@ -9,13 +9,17 @@ the 404, and half of the moves posted are legal moves in that match, so its game
 second, shorter pass sends no credentials at all.
 
 Checks: no 5xx, and every answer as the schema says (status code, content type, headers, body).
-Bounded for CI: ``API_FUZZ_EXAMPLES`` (default 20) generated requests an operation,
-derandomized; set it higher to fuzz longer locally.
+Bounded for CI by count: ``API_FUZZ_EXAMPLES`` (default 20) generated requests an operation,
+derandomized, no shrinking; set it higher to fuzz longer locally. And each request by its own
+time: ``DEADLINE`` a request (Hypothesis' per-example deadline), some ten times the slowest
+seen, so an input whose cost grows with it (a huge page, a deep body) fails on that request
+instead of stretching the run. No clock on the whole pass: that would fail on a slow machine.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -39,6 +43,9 @@ from tests.games.helpers import SMALL, legal
 from tests.leagues.conftest import join, make_league
 
 MAX_EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "20"))
+#: The most one generated request may take (its checks included; the fixtures and Hypothesis'
+#: own work are outside it). The slowest seen is under 0.5 s, the first of a run.
+DEADLINE = timedelta(seconds=5)
 
 CHECKS = [
     not_a_server_error,
@@ -50,7 +57,7 @@ CHECKS = [
 
 FUZZ = settings(
     max_examples=MAX_EXAMPLES,
-    deadline=None,
+    deadline=DEADLINE,
     derandomize=True,
     database=None,
     # explicit: the schema's examples and schemathesis' coverage cases; no shrinking.
