@@ -1,0 +1,85 @@
+"""The page scripts mark a bot account as the server's pages do (docs/bot_accounts.md), in two
+browser contexts: the demo bot account ``robo`` and a fresh person. robo posts a seek: the
+person's lobby lists it live and announces it, the bot badge after robo's name in both. The
+person challenges robo, robo declines from its notice: the person's notice says so, with the
+badge. (The markup itself is checked without a browser in tests/accounts/test_bot_badges.py.)
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+DEMO_PASSWORD = "spite-demo-1"  # accounts/demo.py
+PASSWORD = "a-long-Badge-pass-42"
+
+
+def _log_in_robo(page: Any, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill("robo")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(DEMO_PASSWORD)
+    page.get_by_role("main").get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def _sign_up(page: Any, base: str) -> str:
+    username = f"pb{secrets.token_hex(4)}"
+    page.goto(f"{base}/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label(re.compile("e-mail", re.IGNORECASE)).fill(f"{username}@example.com")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+    return username
+
+
+def test_the_lobby_and_the_notices_mark_the_bot_account(browser, live_server_url, manage):
+    from playwright.sync_api import expect
+
+    manage("load_demo")
+    base = live_server_url
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    try:
+        robo, person = (context.new_page() for context in contexts)
+        for page in (robo, person):
+            page.set_default_timeout(10_000)
+        _log_in_robo(robo, base)
+        name = _sign_up(person, base)
+        person.goto(f"{base}/play/people/")
+        expect(person.locator("[data-notify]")).to_have_attribute("data-state", "open")
+
+        # robo posts a seek: listed live and announced, robo's name then the badge.
+        robo.goto(f"{base}/play/people/")
+        robo.locator("form[action$='/seek/']").get_by_role("button", name="Post the seek").click()
+        expect(robo.locator(".messages")).to_contain_text("Your seek is posted")
+        seek = person.locator("[data-part=seeks] li", has_text="Robo")
+        expect(seek.locator(".lobby-who .badge-bot")).to_have_text("bot")
+        status = person.locator("[data-part=seeks-status]")
+        expect(status).to_have_text(re.compile(r"^New seek by Robo bot: "))
+        expect(status.locator(".badge-bot")).to_have_attribute(
+            "title", "A bot account: played by a program"
+        )
+        robo.locator("[data-part=seeks] li", has_text="Your seek").get_by_role(
+            "button", name="Cancel your seek"
+        ).click()
+
+        # The person challenges robo; robo declines; the person is told, with the badge.
+        challenge = person.locator("#challenge")
+        challenge.get_by_label("Player's username").fill("robo")
+        challenge.get_by_role("button", name="Send the challenge").click()
+        expect(person.locator(".messages")).to_contain_text("Challenge sent to Robo")
+        expect(person.locator("[data-notify]")).to_have_attribute("data-state", "open")
+        notice = robo.get_by_role("group", name=f"{name} challenges you")
+        notice.get_by_role("button", name=f"Decline {name}'s challenge").click()
+        told = person.locator("[data-part=notices] .notice-info", has_text="declined")
+        expect(told).to_have_text(re.compile(r"^Robo bot declined your challenge\."))
+        expect(told.locator(".badge-bot")).to_have_text("bot")
+    finally:
+        for context in contexts:
+            context.close()
