@@ -25,7 +25,7 @@ demo: migrate
 
 run: demo
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) spite.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-frame-size 16384 spite.asgi:application
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
