@@ -14,32 +14,68 @@ fixtures (not pytest-django's ``live_server``, whose name is avoided on purpose)
   on failure a screenshot is saved to ``test-results/<test name>.png``.
 
 The live-server machinery lives in ``tests/live_server.py`` (shared with the example client's
-tests). The server has its own file-based SQLite database, so browser tests never use
+tests). The server has its own database — a SQLite file, or, when the run has both
+``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (CI's second pass), a fresh PostgreSQL database
+beside the run's and Redis under a key prefix of its own — so browser tests never use
 pytest-django's ``db`` fixture: they create data through the site itself or with
-``manage(...)``.
+``manage(...)``, which runs with the server's own environment (same database, same Redis).
 Where Chromium or Playwright is missing, every browser test is skipped with the reason.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.live.servers import redis_prefix_named
 from tests.live_server import (  # noqa: F401  (the live-server fixtures, shared with tests/examples)
     ROOT,
     LiveServer,
-    daphne_server,
     live_server_url,
     manage,
+    postgres_database,
+    serve,
 )
 
 CHROMIUM = os.environ.get("SPITE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DEFAULT_TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="session")
+def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The browser tests' server for the whole session (per xdist worker): on SQLite with the
+    in-memory channel layer, or — when ``DATABASE_URL`` is PostgreSQL and ``REDIS_URL`` is set,
+    as in CI's second pass — on a fresh PostgreSQL database beside the run's (dropped at the
+    end) and Redis under a key prefix of its own (its keys deleted at the end). Either way
+    ``manage(...)`` runs with the server's environment, so the data a test makes lands in the
+    database the server serves."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    workdir = tmp_path_factory.mktemp("live_server")
+    with ExitStack() as stack:
+        if database_url.startswith(("postgres://", "postgresql://")) and redis_url:
+            prefix = stack.enter_context(
+                redis_prefix_named(redis_url, f"spitebr{secrets.token_hex(4)}")
+            )
+            db = stack.enter_context(postgres_database(database_url, prefix="spite_browser"))
+            env = {
+                "REDIS_URL": redis_url,
+                "CHANNELS_PREFIX": prefix,
+                "CACHE_PREFIX": prefix,
+                "DATABASE_POOL_MIN": "1",
+                "DATABASE_POOL_MAX": "8",
+            }
+            server = stack.enter_context(serve(workdir, env=env, database_url=db))
+        else:
+            server = stack.enter_context(serve(workdir))
+        yield server
 
 
 def _skip_reason() -> str | None:
