@@ -13,15 +13,18 @@
 //     finalCodes: [4401],               // close codes after which there is nothing to retry
 //     baseDelay: 500, maxDelay: 15000,  // ms: the first retry's wait, and the cap
 //     banner: true,                     // the page's reconnect banner tells of this socket
-//   });                                 // ("main": before the page's other sockets; false: not)
+//   });                                 // ("main": of this one alone, the page's others left
+//                                       // out; false: not)
 //   socket.send({ type: "move", … });   // false when not connected (nothing is queued)
 //   socket.drop();                      // close the connection as a network drop would
 //   socket.stop();                      // no more retries: the next close is "gone"
 //
 // The reconnect banner: while a socket of the page is reconnecting, one line says so —
 // "Connection lost. Reconnecting… (attempt 2, next try in 3 s)" — and it goes when the socket
-// is open again. It is the page's element with `data-socket-banner` when there is one (the
-// table places it), otherwise a line this module adds at the top of the page.
+// is open again. When a socket is the page's "main" one (the table's game socket), the banner
+// speaks of it alone: a drop of another (the per-user /ws/me/) is no alarm there. The banner
+// is the page's element with `data-socket-banner` when there is one (the table places it),
+// otherwise a line this module adds at the top of the page.
 
 import { addTexts, gettext_noop, t } from "./cards.js";
 
@@ -136,15 +139,17 @@ export class Socket {
   }
 }
 
-// The page's one reconnect banner, for every Socket that asked for it.
+// The page's one reconnect banner, for every Socket that asked for it — or, once a "main"
+// socket asked, for that one alone.
 const Banner = {
   sockets: [],
+  main: null,
   node: null,
   timer: null,
 
   add(socket, main) {
-    if (main) this.sockets.unshift(socket);
-    else this.sockets.push(socket);
+    if (main) this.main = socket;
+    this.sockets.push(socket);
   },
 
   element() {
@@ -162,7 +167,7 @@ const Banner = {
   },
 
   render() {
-    const socket = this.sockets.find((s) => s.reconnecting);
+    const socket = (this.main ? [this.main] : this.sockets).find((s) => s.reconnecting);
     const node = socket || this.node ? this.element() : null;
     if (!node) return;
     if (!socket) {

@@ -5,7 +5,12 @@ applies it exactly once, and the page ends at the server's version with the bann
 
 Playwright's clock holds the page's timers while the socket is down, so the reconnection waits
 for the test (no sleeps); the drop is ``Socket.drop()``, which loses the connection and every
-frame still on its way, as a network drop would.
+frame still on its way, as a network drop would. ``block(page, path)`` makes the page's next
+connections to ``path`` fail (sent to a closed port), so a reconnection fails in turn.
+
+At the table the banner speaks of the game socket alone: a drop of the per-user ``/ws/me/``
+(notify.js) shows nothing while the game plays on. And the waits grow: the second attempt comes
+later after its failure than the first came after the drop, and the banner's countdown says so.
 """
 
 from __future__ import annotations
@@ -16,9 +21,12 @@ import time
 
 import pytest
 
+from bench.live.servers import free_port
 from tests.browser.test_table import (
     BOT_TIMEOUT,
     SHOTS,
+    a_discard,
+    expect_bot_answered,
     hand_card,
     legal_moves,
     my_place,
@@ -31,6 +39,13 @@ from tests.browser.test_table import (
 pytestmark = pytest.mark.browser
 
 WAITING = re.compile(r"^Connection lost\. Reconnecting… \(attempt 1, next try in \d+ s\)$")
+
+
+def waiting(attempt: int) -> re.Pattern[str]:
+    """The banner while attempt ``attempt`` waits for its timer; group 1 is the countdown."""
+    return re.compile(
+        rf"^Connection lost\. Reconnecting… \(attempt {attempt}, next try in (\d+) s\)$"
+    )
 
 
 def server_game(manage, game_id: int, move_id: str) -> dict:
@@ -73,6 +88,31 @@ def to_a_turn_with_a_center_play(page) -> str:
 def pause_timers(page) -> None:
     """From now on the page's timers (the socket's retry among them) wait for resume()."""
     page.clock.pause_at(page.evaluate("() => Date.now()") + 50)
+
+
+def block(page, path: str) -> None:
+    """From now on the page's new WebSockets to ``path`` go to a closed port: they fail before
+    they open (a close, no open), as a connection refused would. ``unblock`` ends it."""
+    page.evaluate(
+        """([path, nowhere]) => {
+          if (!window.blockedSockets) {
+            window.blockedSockets = new Set();
+            const Real = window.WebSocket;
+            window.WebSocket = class extends Real {
+              constructor(url, protocols) {
+                const blocked = [...window.blockedSockets].some((p) => String(url).includes(p));
+                super(blocked ? nowhere : url, protocols);
+              }
+            };
+          }
+          window.blockedSockets.add(path);
+        }""",
+        [path, f"ws://127.0.0.1:{free_port()}/"],
+    )
+
+
+def unblock(page, path: str) -> None:
+    page.evaluate("(path) => window.blockedSockets.delete(path)", path)
 
 
 def expect_back(page, at_least: int) -> None:
@@ -169,3 +209,78 @@ def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(page, live_serv
     expect_back(page, at + 1)
     assert version(page) == at + 1  # a play to the center: the turn goes on, nothing else moved
     assert server_game(manage, game_id, move_id) == {"version": at + 1, "rows": 1}
+
+
+def test_at_the_table_the_banner_speaks_of_the_game_socket_alone(page, live_server_url):
+    """/ws/me/ down for good (each reconnection fails): no banner, the game plays on; then the
+    game socket down: the banner."""
+    from playwright.sync_api import expect
+
+    sign_up(page, live_server_url)
+    start_match(page, live_server_url)
+    wait_for_my_turn(page)
+    notify = page.locator("[data-notify]")
+    expect(notify).to_have_attribute("data-state", "open")
+    banner = page.locator("[data-socket-banner]")
+
+    block(page, "/ws/me/")
+    page.evaluate("() => window.spiteNotify.socket.drop()")
+    expect(notify).to_have_attribute("data-state", "closed")
+    # Reconnecting (so any other page would show the banner), yet the table's banner is quiet.
+    assert page.evaluate("() => window.spiteNotify.socket.reconnecting")
+    expect(banner).to_be_hidden()
+
+    move = a_discard(page)  # the game plays on over its own socket
+    before_ply = page.evaluate("() => window.spiteTable.view.ply")
+    hand_card(page, move).click()
+    my_place(page, "s1").click()
+    expect_bot_answered(page, before_ply)
+    page.wait_for_function("() => window.spiteNotify.socket.retries >= 2")  # a retry failed too
+    assert page.evaluate("() => window.spiteNotify.socket.reconnecting")
+    expect(banner).to_be_hidden()
+    expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
+
+    block(page, "/ws/games/")  # now the game socket: the banner says so, and goes when it is back
+    page.evaluate("() => window.spiteTable.socket.drop()")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text(re.compile(r"^Connection lost\. Reconnecting… \(attempt \d+"))
+    expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "closed")
+    unblock(page, "/ws/games/")
+    expect(banner).to_be_hidden(timeout=BOT_TIMEOUT)  # its backoff: a few seconds at most
+    expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
+    assert page.evaluate("() => window.spiteNotify.socket.reconnecting")  # still down, unsaid
+
+
+def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
+    """The table's backoff: 0.5 s, then 1 s, then 2 s…, each times 0.75 to 1.25. On
+    Playwright's clock the first attempt has started 625 ms after the drop; the second has not
+    625 ms after the first failed, and starts by 1250 ms; the third's countdown says 2 s or
+    more where the first's said 1 s."""
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    sign_up(page, live_server_url)
+    start_match(page, live_server_url)
+    wait_for_my_turn(page)
+    banner = page.locator("[data-socket-banner]")
+
+    block(page, "/ws/games/")  # every reconnection fails
+    pause_timers(page)
+    page.evaluate("() => window.spiteTable.socket.drop()")
+    expect(banner).to_have_text(waiting(1))
+    assert waiting(1).match(banner.inner_text()).group(1) == "1"
+
+    page.clock.run_for(625)  # the first wait's longest: attempt 1 starts, fails
+    expect(banner).to_have_text(waiting(2))
+    page.clock.run_for(625)  # as long again: the second wait (750 ms or more) is not over
+    assert waiting(2).match(banner.inner_text()), banner.inner_text()
+    assert banner.get_attribute("data-attempt") == "2"
+
+    page.clock.run_for(625)  # 1250 ms, the second wait's longest: attempt 2 starts, fails
+    expect(banner).to_have_text(waiting(3))
+    assert int(waiting(3).match(banner.inner_text()).group(1)) >= 2
+
+    unblock(page, "/ws/games/")
+    page.clock.run_for(2500)  # the third wait's longest: attempt 3 connects
+    page.clock.resume()
+    expect_back(page, 0)
