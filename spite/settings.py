@@ -110,6 +110,12 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
         "max_size": env.int("DATABASE_POOL_MAX", default=20),
         "timeout": 10,
     }
+    # The move's own statements (games.services._rows) bind on the server, and psycopg
+    # prepares them after 5 runs on a connection: planning the lock cost more than running it.
+    # Django's ORM binds on the client and never prepares. Off behind a transaction-mode pooler
+    # (PgBouncer < 1.21), which cannot keep a connection's prepared statements.
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+        _db["OPTIONS"]["prepare_threshold"] = 5
 _db["CONN_HEALTH_CHECKS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -49,6 +49,24 @@ def pipelined() -> Iterator[None]:
         yield
 
 
+def statement_cursor() -> Any:
+    """A cursor for this module's statements. On PostgreSQL it binds parameters on the server,
+    so psycopg prepares each statement once a connection has run it a few times
+    (``prepare_threshold``): planning the lock cost more than running it. Django's own cursors
+    bind on the client, which never prepares. Wrapped as ``connection.cursor()`` wraps
+    its cursors (errors translated, queries logged when Django logs them)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.validate_thread_sharing()
+    connection.ensure_connection()
+    raw = ServerBindingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
 class RowWrites:
     """Writes of one change that need no answer, queued and then sent together by ``run``
     (one round trip on PostgreSQL), in the order they were queued."""
@@ -63,7 +81,7 @@ class RowWrites:
         statements, self.statements = self.statements, []
         if not statements:
             return
-        with connection.cursor() as cursor, pipelined():
+        with statement_cursor() as cursor, pipelined():
             for sql, params in statements:
                 cursor.execute(sql, params)
 
@@ -138,7 +156,7 @@ def game_row_lock(game_id: int, *, log_tail: bool = False) -> Game | None:
     rows are read in the same round trip, after the lock is held (so no move can come between)
     and kept for ``prefetched_log_tail``."""
     sql, tables = _plan(connection.vendor)
-    with connection.cursor() as cursor, connection.cursor() as tail_cursor:
+    with statement_cursor() as cursor, statement_cursor() as tail_cursor:
         with pipelined():
             cursor.execute(sql, [game_id])
             if log_tail:
@@ -224,5 +242,5 @@ def _write(writes: RowWrites | None, sql: str, params: list[Any]) -> None:
     if writes is not None:
         writes.add(sql, params)
         return
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)

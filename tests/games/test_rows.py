@@ -197,3 +197,17 @@ def test_a_moves_statements_travel_together_on_postgresql(alice, bob) -> None:
         )  # fmt: skip
     statements = [(verb, piped) for verb, piped in seen if verb not in ("SAVEPOINT", "RELEASE")]
     assert statements == [("SELECT", True), ("SELECT", True), ("INSERT", True), ("UPDATE", True)]
+
+
+def test_a_moves_statements_are_prepared_once_a_connection_has_run_them_on_postgresql(
+    alice, bob
+) -> None:
+    """The lock, the tail, the log row and the update bind on the server, so psycopg prepares
+    them (settings: prepare_threshold); Django's own queries are never prepared."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    _played(alice, bob, 8)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        verbs = [row[0].split()[0] for row in cursor.fetchall()]
+    assert verbs.count("SELECT") == 2 and "INSERT" in verbs and "UPDATE" in verbs, verbs
