@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import Error, register
+from django.core.exceptions import ImproperlyConfigured
 
 RUNNERS = ("thread", "worker", "inline", "off")
 IN_MEMORY_LAYER = "channels.layers.InMemoryChannelLayer"
@@ -36,3 +37,14 @@ def bot_runner_check(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             )
         ]
     return []
+
+
+def bot_runner_refuse() -> None:
+    """Raise ImproperlyConfigured if ``bot_runner_check`` finds a problem. ``spite/asgi.py``
+    calls it: daphne and uvicorn run no system checks, and a server in worker mode on the
+    in-memory layer would start and silently never play a bot's turn."""
+    problems = bot_runner_check()
+    if problems:
+        raise ImproperlyConfigured(
+            " ".join(f"{p.id}: {p.msg} {p.hint or ''}".strip() for p in problems)
+        )

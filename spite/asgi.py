@@ -17,8 +17,11 @@ from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from games import bots, sweeper  # noqa: E402
 from games.bot_worker import BotTurnConsumer  # noqa: E402
+from games.checks import bot_runner_refuse  # noqa: E402
 from spite import layer  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
+
+bot_runner_refuse()  # servers run no system checks: refuse to start a runner that cannot play
 
 # The bench floors are routed only when settings.BENCH_FLOORS is on (docs/performance.md).
 routes = [*websocket_urlpatterns, *bench_floors()]

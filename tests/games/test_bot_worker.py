@@ -324,6 +324,20 @@ def test_the_check_refuses_worker_mode_on_the_in_memory_layer(settings: Any) -> 
     assert [e.id for e in checks.bot_runner_check()] == ["games.E001"]
 
 
+def test_a_server_refuses_to_start_where_the_check_fails(settings: Any) -> None:
+    """daphne and uvicorn run no system checks: spite/asgi.py calls bot_runner_refuse."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    settings.GAMES_BOT_RUNNER = "worker"
+    settings.CHANNEL_LAYERS = IN_MEMORY
+    with pytest.raises(ImproperlyConfigured, match=r"games\.E002.*REDIS_URL"):
+        checks.bot_runner_refuse()
+    settings.GAMES_BOT_RUNNER = "thread"
+    checks.bot_runner_refuse()
+    source = (Path(__file__).resolve().parents[2] / "spite" / "asgi.py").read_text()
+    assert "\nbot_runner_refuse()" in source
+
+
 def test_the_check_is_registered(settings: Any) -> None:
     from django.core import checks as django_checks
 
