@@ -33,6 +33,7 @@ from games import bots, checks
 from games.bot_worker import BotTurnConsumer, BotWorker
 from games.services import game_play_move
 from spite import layer
+from spite.asgi import application  # imported in thread mode: it refuses worker + in-memory
 from tests.games.helpers import a_side_move, current_game
 from tests.games.test_durability import (
     BOT,
@@ -200,8 +201,6 @@ def the_worker(settings: Any, in_memory_layer: None, monkeypatch: pytest.MonkeyP
 async def deliver(messages: list[Any], until: Callable[[], Awaitable[Any]]) -> bool:
     """Hand ``messages`` to the site's ``"channel"`` route as the worker does, then wait (up to
     20 s) until ``await until()`` holds and no turn runs; whether the consumer is still alive."""
-    from spite.asgi import application
-
     communicator = ApplicationCommunicator(
         application, {"type": "channel", "channel": bots.bot_channel()}
     )
