@@ -10,7 +10,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spite.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
-from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from api.ws import TokenAuthMiddleware  # noqa: E402
@@ -50,8 +50,9 @@ application = _AttachBotRunner(
                 # Session first; an API token (?token= or Authorization) overrides it.
                 AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
             ),
-            # Only the bot worker listens on a channel; a server never gets this scope.
-            "channel": ChannelNameRouter({bots.bot_channel(): BotTurnConsumer.as_asgi()}),
+            # Only the bot worker listens on a channel, one only (bots.bot_channel(), under the
+            # layer's prefix); a server never gets this scope.
+            "channel": BotTurnConsumer.as_asgi(),
         }
     )
 )

@@ -21,7 +21,7 @@ from games.services._rows import (
     move_row_insert,
     prefetched_log_tail,
 )
-from tests.games.helpers import SMALL, current_game, legal
+from tests.games.helpers import SMALL, a_center_move, current_game, legal
 
 pytestmark = pytest.mark.django_db
 
@@ -209,5 +209,76 @@ def test_a_moves_statements_are_prepared_once_a_connection_has_run_them_on_postg
     _played(alice, bob, 8)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
-        verbs = [row[0].split()[0] for row in cursor.fetchall()]
-    assert verbs.count("SELECT") == 2 and "INSERT" in verbs and "UPDATE" in verbs, verbs
+        prepared = [row[0] for row in cursor.fetchall()]
+    q = connection.ops.quote_name
+    wanted = {
+        "the lock": lambda sql: sql.startswith("SELECT") and "FOR UPDATE" in sql,
+        "the tail": lambda sql: sql.startswith("SELECT") and f"FROM {q('games_move')}" in sql,
+        "the log row": lambda sql: sql.startswith(f"INSERT INTO {q('games_move')}"),
+        "the update": lambda sql: sql.startswith(f"UPDATE {q('games_game')}"),
+    }
+    missing = [name for name, is_it in wanted.items() if not any(map(is_it, prepared))]
+    assert not missing, (missing, prepared)
+
+
+def _needs_postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("psycopg's pipeline mode is PostgreSQL's; SQLite runs statements in-process")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_ordinary_moves_writes_travel_with_its_commit(alice, human_starts, monkeypatch) -> None:
+    """In a real transaction the log row and the update are still in the pipeline when Django
+    commits (one round trip with the COMMIT), and the pipeline is closed once the move returns;
+    a reused move id, whose insert fails at that COMMIT, still answers the earlier move."""
+    _needs_postgresql()
+    game = current_game(human_starts(alice))
+    at_commit: list[bool] = []
+    real_commit = connection.commit
+
+    def commit() -> None:
+        at_commit.append(bool(connection.connection.pgconn.pipeline_status))
+        real_commit()
+
+    monkeypatch.setattr(connection, "commit", commit)
+    first = a_center_move(game)
+    assert first is not None  # a center move keeps the turn
+    one = services.game_play_move(
+        game_id=game.pk, user=alice, move=first, version=0, move_id="same"
+    )
+    assert at_commit == [True]
+    assert not connection.connection.pgconn.pipeline_status
+    game = Game.objects.get(pk=game.pk)
+    assert (game.version, game.moves.count(), game.to_move) == (1, 1, 0)
+
+    again = services.game_play_move(
+        game_id=game.pk, user=alice, move=legal(game, 0)[0], version=1, move_id="same"
+    )
+    assert again.replayed and (again.version, again.move) == (one.version, first)
+    assert not connection.connection.pgconn.pipeline_status
+    game = Game.objects.get(pk=game.pk)
+    assert (game.version, game.moves.count()) == (1, 1)
+    services.game_play_move(
+        game_id=game.pk, user=alice, move=legal(game, 0)[0], version=1, move_id="next"
+    )
+    assert Game.objects.get(pk=game.pk).version >= 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_hooks_after_a_pipelined_commit_reach_the_database(alice, human_starts) -> None:
+    """The inline bot runner plays in an on-commit hook (ORM reads and writes): the pipeline is
+    closed by then, so the bot's whole turn applies."""
+    _needs_postgresql()
+    game = current_game(human_starts(alice))
+    for i in range(40):  # play until the person's turn passes to the bot, which then plays
+        game = Game.objects.get(pk=game.pk)
+        if not game.is_active or game.to_move != 0:
+            break
+        services.game_play_move(
+            game_id=game.pk, user=alice, move=legal(game, 0)[-1], version=game.version,
+            move_id=f"h{i}",
+        )  # fmt: skip
+    game = Game.objects.get(pk=game.pk)
+    bot_rows = game.moves.filter(seat=1).count()
+    assert bot_rows > 0 and (not game.is_active or game.to_move == 0)
+    assert not connection.connection.pgconn.pipeline_status
