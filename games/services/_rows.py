@@ -17,12 +17,12 @@ cost beside the work itself (docs/performance.md).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
@@ -82,25 +82,6 @@ class RowWrites:
         if not statements:
             return
         with statement_cursor() as cursor, pipelined():
-            for sql, params in statements:
-                cursor.execute(sql, params)
-
-    def send_with_commit(self, until_commit: ExitStack) -> None:
-        """Send the queued writes without waiting: their answer comes with the transaction's
-        COMMIT, one round trip for both (PostgreSQL). For the outermost atomic block only,
-        before any on-commit hook was registered: psycopg's pipeline stays open, held by
-        ``until_commit``, until the first hook closes it, before any later hook can reach the
-        database (the ORM cannot write in a pipeline: it reads no row counts there). The caller
-        closes ``until_commit`` after the block, which ends the pipeline after a rollback too.
-        An error of a write is raised by the COMMIT, as Django's exception. Where this cannot
-        hold (SQLite, hooks already waiting) the writes run now, as ``run``."""
-        if connection.vendor != "postgresql" or connection.run_on_commit:
-            self.run()
-            return
-        statements, self.statements = self.statements, []
-        until_commit.enter_context(pipelined())
-        transaction.on_commit(until_commit.close)
-        with statement_cursor() as cursor:
             for sql, params in statements:
                 cursor.execute(sql, params)
 

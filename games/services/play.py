@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
@@ -71,9 +70,8 @@ def game_play_move(
     if not isinstance(move, str):
         raise GameError(BAD_MESSAGE, _("A move is a text such as h:7D-c2."))
     acting: int | None = None
-    outermost = not transaction.get_connection().in_atomic_block
     try:
-        with ExitStack() as until_commit, transaction.atomic():
+        with transaction.atomic():
             game = game_lock(game_id, log_tail=True)
             match = game.match
             acting = acting_seat(match, user=user, bot=bot, seat=seat)
@@ -115,7 +113,7 @@ def game_play_move(
                 ) from exc
             game.state = played.to_dict()
             game.version += 1
-            writes = RowWrites()  # the log row and the game's update, sent together
+            writes = RowWrites()  # the log row and the game's update: one round trip
             log = log_append(
                 game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes
             )
@@ -129,10 +127,7 @@ def game_play_move(
                 game_ended = True
             clock.after_move(game, acting=acting, timed_out=timed_out)
             game_row_save(game, writes=writes)
-            if outermost and not game_ended:  # an ending game's deal and results wrote already
-                writes.send_with_commit(until_commit)  # answered with the COMMIT
-            else:
-                writes.run()
+            writes.run()
             event_frames = broadcast_on_commit(
                 game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )
