@@ -58,7 +58,8 @@ bench: setup
 
 # The production-like configurations: PostgreSQL + Redis (started as .ci/run does if down), a
 # fresh database and Redis prefixes of the bench's own; 200 tables at 0.5 move/s on 1 and 2
-# daphne processes, then 100 tables beside 50 expert-bot tables on 2.
+# daphne processes, then 100 tables beside 50 expert-bot tables on 2, the bots played by a bot
+# worker (manage.py run_bots) as docs/deploy.md advises, and once more in the servers.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
 bench-full: setup
@@ -68,6 +69,7 @@ bench-full: setup
 	$(BIN)/python -m engine bench
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 400 --rate 0.5 --duration 60
+	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 200 --bot-tables 50 --bot-runner worker --rate 0.5 --duration 60
 	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 200 --bot-tables 50 --rate 0.5 --duration 60
 
 clean:
