@@ -409,6 +409,25 @@ async def test_the_mover_is_answered_without_waiting_for_the_channel_layer(
         await communicator.disconnect()
 
 
+async def test_the_mover_gets_each_version_once_from_the_answer_the_return_and_the_event(
+    table, alice_cookie
+) -> None:
+    """Three paths carry the mover's frames of a move: the answer handed over as it commits,
+    the service's return, and the group event; the socket sends them once."""
+    communicator = await open_socket(table.pk, alice_cookie)
+    try:
+        await communicator.receive_json_from()
+        await send(
+            communicator, {"type": "move", "move": a_center_move(table), "version": 0, "id": "q"}
+        )
+        state = await communicator.receive_json_from()
+        assert state["type"] == "state" and state["version"] == 1
+        assert state == await frame_for(table, 0)
+        assert await communicator.receive_nothing(timeout=QUIET)
+    finally:
+        await communicator.disconnect()
+
+
 async def test_a_reconnecting_player_gets_the_current_state(table, alice_cookie) -> None:
     first = await open_socket(table.pk, alice_cookie)
     await first.receive_json_from()
