@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 from typing import Any, ClassVar
 
 from asgiref.sync import sync_to_async
@@ -45,7 +44,6 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         self.seat = None
         self.match_id = None
         self.last_version = -1
-        self.answers: set[asyncio.Task[None]] = set()
         self.watching = False
         self.refresher = None
         self.spectators_sent: int | None = None
@@ -137,30 +135,13 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             raise bad_message(_("A move needs its text, such as h:7D-c2."))
         if isinstance(version, bool) or not isinstance(version, int):
             raise bad_message(_("A move needs the version it was chosen against."))
-        loop, context = asyncio.get_running_loop(), contextvars.copy_context()
-
-        def answer_on_commit(result: services.MoveResult) -> None:
-            # Called in the database thread as the move commits: the loop sends the mover's
-            # frames while that thread goes on with the broadcast and the rest.
-            loop.call_soon_threadsafe(self._answer_soon, result, context=context)
-
         result = await database_sync_to_async(services.game_play_move)(
-            game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id,
-            on_committed=answer_on_commit,
-        )  # fmt: skip
+            game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
+        )
         if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
             await self._resync()
-        else:  # sent already by the answer, unless the service returned first
+        else:  # the mover's frames at once; its group event, arriving later, is then skipped
             await self._send_version(result.version, result.frames)
-
-    def _answer_soon(self, result: services.MoveResult) -> None:
-        """The mover's frames of a committed move, sent as a task of this socket; the group
-        event of the same version, arriving later, is skipped."""
-        task = asyncio.get_running_loop().create_task(
-            self._send_version(result.version, result.frames)
-        )
-        self.answers.add(task)  # the loop keeps only weak references to tasks
-        task.add_done_callback(self.answers.discard)
 
     async def _on_resign(self, content: dict[str, Any]) -> None:
         scope = content.get("scope")
@@ -220,12 +201,9 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         await self._send_version(event["version"], frames)
 
     async def _send_version(self, version: int, frames: Any) -> None:
-        """This viewer's frames of ``version``, unless the socket already sent (or is sending)
-        that version: claimed before the first send, so the move's answer and the service's
-        return, or a group event, never send a version twice."""
+        """This viewer's frames of ``version``, unless the socket already sent that version."""
         if version <= self.last_version or not frames:
             return
-        self.last_version = version
         for frame in frames:
             if frame.get("type") == "state" and frame.get("spectators") is None:
                 # The count this socket keeps current from spectators notices.
@@ -233,6 +211,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             await self.send_json(frame)
             if frame.get("type") == "state":
                 self.spectators_sent = frame.get("spectators")
+        self.last_version = version
 
     async def game_notice(self, event: dict[str, Any]) -> None:
         """A frame outside the game's versions, the same for everyone: forward it (a spectator

@@ -112,18 +112,15 @@ def broadcast_on_commit(
     match_ended: bool = False,
     engine_game: engine.Game | None = None,
     log: list[dict[str, Any]] | None = None,
-    frames: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Build every viewer's frames now (inside the transaction: they show exactly this
     version) and send them once the transaction commits; and when the change handed the turn
     to a person, their ``your_turn`` on the per-user socket (``games.notify``). A service passes
-    the engine's game and the log rows it holds (``log_append``) to spare a parse and a query,
-    or the ``frames`` it built already (``game_event_frames``). Returns the frames by viewer key
-    (``games.broadcast.viewer_key``)."""
-    if frames is None:
-        frames = game_event_frames(
-            game, game_ended=game_ended, match_ended=match_ended, engine_game=engine_game, log=log
-        )
+    the engine's game and the log rows it holds (``log_append``) to spare a parse and a query.
+    Returns the frames by viewer key (``games.broadcast.viewer_key``)."""
+    frames = game_event_frames(
+        game, game_ended=game_ended, match_ended=match_ended, engine_game=engine_game, log=log
+    )
     transaction.on_commit(
         partial(_send_event, game_id=game.pk, version=game.version, frames=frames)
     )

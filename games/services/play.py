@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -27,7 +26,7 @@ from games.errors import (
 )
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
-from games.selectors import game_event_frames, game_may_abort, game_undo_plan, undo_allowed
+from games.selectors import game_may_abort, game_undo_plan, undo_allowed
 from games.services._common import (
     MAX_MOVE_ID,
     RESIGN_SCOPES,
@@ -52,13 +51,10 @@ def game_play_move(
     bot: bool = False,
     seat: int | None = None,
     timed_out: bool = False,
-    on_committed: Callable[[MoveResult], None] | None = None,
 ) -> MoveResult:
     """Play ``move`` in game ``game_id`` for ``user`` (or, with ``bot=True``, for the bot in
     ``seat``), chosen against ``version``. ``timed_out``: the server plays it for ``user``,
     whose time ran out (``games.services.clock.turn_timeout``), counting a timeout.
-    ``on_committed``: called with the result as the first thing once the move is committed,
-    before the broadcast and the other on-commit work (the mover's socket answers from it).
 
     A ``move_id`` already recorded for this game returns the earlier result and applies
     nothing. Raises GameError: not_found, unauthenticated, forbidden, bad_message, game_over,
@@ -121,6 +117,7 @@ def game_play_move(
             log = log_append(
                 game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes
             )
+            ply = log[-1]["ply"]
             game_ended = match_ended = False
             if played.outcome is not None:
                 outcome = played.outcome
@@ -131,21 +128,9 @@ def game_play_move(
             clock.after_move(game, acting=acting, timed_out=timed_out)
             game_row_save(game, writes=writes)
             writes.run()
-            event_frames = game_event_frames(
+            event_frames = broadcast_on_commit(
                 game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
             )
-            result = MoveResult(
-                game_id=game.pk,
-                version=game.version,
-                ply=log[-1]["ply"],
-                seat=acting,
-                move=str(parsed),
-                replayed=False,
-                frames=tuple(event_frames.get(viewer_key(acting), ())),
-            )
-            if on_committed is not None:
-                transaction.on_commit(partial(on_committed, result))
-            broadcast_on_commit(game, frames=event_frames)
             if game.is_active and match.is_bot(game.to_move):
                 transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
     except IntegrityError:
@@ -154,7 +139,15 @@ def game_play_move(
         if earlier is None or acting is None:
             raise
         return _replayed(earlier, acting)
-    return result
+    return MoveResult(
+        game_id=game.pk,
+        version=game.version,
+        ply=ply,
+        seat=acting,
+        move=str(parsed),
+        replayed=False,
+        frames=tuple(event_frames.get(viewer_key(acting), ())),
+    )
 
 
 def _move_by_id(game_id: int, move_id: str) -> Move | None:

@@ -10,7 +10,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.errors import GameError
 from games.models import Game
 from games.selectors import game_connect, game_event_frames, game_may_abort
 from tests.games.helpers import SMALL, legal
@@ -114,41 +113,6 @@ def test_a_moves_result_carries_the_movers_frames_of_its_event(
 
     assert result.frames == tuple(sent[-1]["frames"][str(seat)])
     assert result.frames[0]["type"] == "state" and result.frames[0]["version"] == result.version
-
-
-def test_on_committed_gets_the_result_first_once_the_move_commits(
-    alice, bob, monkeypatch, django_capture_on_commit_callbacks
-) -> None:
-    """The mover's socket answers from ``on_committed``: called with the very result the
-    service returns, only once the move is committed, before the broadcast; never for a
-    refused move or a resend."""
-    calls: list[object] = []
-    monkeypatch.setattr(services, "game_event_send", lambda **kwargs: calls.append("broadcast"))
-    game = _game(alice, bob)
-    seat = game.to_move
-    user = {0: alice, 1: bob}[seat]
-    with django_capture_on_commit_callbacks() as hooks:
-        result = services.game_play_move(
-            game_id=game.pk, user=user, move=legal(game, seat)[-1], version=game.version,
-            move_id="mine", on_committed=calls.append,
-        )  # fmt: skip
-        assert calls == []  # not before the commit
-    for hook in hooks:
-        hook()
-    assert calls[:2] == [result, "broadcast"]
-
-    calls.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        again = services.game_play_move(
-            game_id=game.pk, user=user, move=legal(game, seat)[-1], version=game.version,
-            move_id="mine", on_committed=calls.append,
-        )  # fmt: skip
-        with pytest.raises(GameError):
-            services.game_play_move(
-                game_id=game.pk, user=user, move="p-c1", version=game.version + 7,
-                move_id="stale", on_committed=calls.append,
-            )  # fmt: skip
-    assert again.replayed and calls == []
 
 
 @pytest.mark.parametrize("moves", [0, 1, 3, 40])
