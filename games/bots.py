@@ -82,11 +82,6 @@ def become_worker() -> None:
     _worker = True
 
 
-def is_worker() -> bool:
-    """Whether this process is the bot worker (``manage.py run_bots``)."""
-    return _worker
-
-
 def attach_loop(loop: asyncio.AbstractEventLoop | None) -> None:
     """Run bot turns as tasks on this (the server's) event loop from now on; None forgets it."""
     global _loop

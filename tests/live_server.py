@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -45,7 +46,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bench.live.servers import free_port, fresh_database
+from bench.live.servers import free_port, fresh_database, redis_prefix_named
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the virtualenv's bin/, where daphne is installed
@@ -245,6 +246,31 @@ def live_database(workdir: Path) -> Iterator[str]:
             yield database_url
     else:
         yield f"sqlite:///{workdir / 'db.sqlite3'}"
+
+
+def postgres_and_redis() -> tuple[str, str] | None:
+    """``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` when both are set, as in CI's second
+    pass; else None (the caller skips, or serves SQLite)."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if database_url.startswith(("postgres://", "postgresql://")) and redis_url:
+        return database_url, redis_url
+    return None
+
+
+@contextmanager
+def redis_site_env(redis_url: str, name: str, *, pool_max: int = 4) -> Iterator[dict[str, str]]:
+    """The environment of server processes that share Redis under a key prefix of their own
+    (``name`` and a random suffix; its keys are deleted at the end), with a small database pool
+    each."""
+    with redis_prefix_named(redis_url, f"{name}{secrets.token_hex(4)}") as prefix:
+        yield {
+            "REDIS_URL": redis_url,
+            "CHANNELS_PREFIX": prefix,
+            "CACHE_PREFIX": prefix,
+            "DATABASE_POOL_MIN": "1",
+            "DATABASE_POOL_MAX": str(pool_max),
+        }
 
 
 def player_with_games(server: LiveServer, *, games: int, payoff: int = 5) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -186,18 +187,23 @@ console.log(JSON.stringify(out));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
-def test_t_translates_when_called_with_plurals_and_the_languages_digits(tmp_path: Path) -> None:
+def run_with_cards_js(tmp_path: Path, check: str) -> dict[str, Any]:
+    """Run the ES module ``check`` under Node with static/js/cards.js's URL as its argument;
+    the JSON it printed."""
     script = tmp_path / "check.mjs"
-    script.write_text(NODE_CHECK, encoding="utf-8")
-
+    script.write_text(check, encoding="utf-8")
     result = subprocess.run(
         ["node", str(script), (ROOT / "static" / "js" / "cards.js").as_uri()],
         check=True,
         capture_output=True,
         text=True,
     )
-    out = json.loads(result.stdout)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
+def test_t_translates_when_called_with_plurals_and_the_languages_digits(tmp_path: Path) -> None:
+    out = run_with_cards_js(tmp_path, NODE_CHECK)
 
     assert out["before"] == "King of spades"  # no catalog: the English stands
     assert out["after"] == "SPADES/KING"

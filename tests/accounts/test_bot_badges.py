@@ -9,10 +9,8 @@ badge stands right after Robo's name, and Alice's name has none.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +29,7 @@ from leagues.models import League, Membership
 from leagues.tournaments import services as tournaments
 from tests.accounts.factories import UserFactory
 from tests.leagues.conftest import join, make_league
+from tests.test_jsi18n import run_with_cards_js
 
 pytestmark = pytest.mark.django_db
 
@@ -270,16 +269,7 @@ console.log(JSON.stringify(out));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
 def test_the_scripts_badge_is_the_pages_markup_next_to_the_name(tmp_path: Path) -> None:
-    script = tmp_path / "check.mjs"
-    script.write_text(NODE_CHECK, encoding="utf-8")
-
-    result = subprocess.run(
-        ["node", str(script), (ROOT / "static" / "js" / "cards.js").as_uri()],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    out = json.loads(result.stdout)
+    out = run_with_cards_js(tmp_path, NODE_CHECK)
 
     assert " " + out["badge"] == BADGE
     assert out["declined"] == f"Robo{BADGE} declined your challenge."

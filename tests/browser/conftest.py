@@ -25,7 +25,6 @@ Where Chromium or Playwright is missing, every browser test is skipped with the 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -33,13 +32,14 @@ from typing import Any
 
 import pytest
 
-from bench.live.servers import redis_prefix_named
 from tests.live_server import (  # noqa: F401  (the live-server fixtures, shared with tests/examples)
     ROOT,
     LiveServer,
     live_server_url,
     manage,
+    postgres_and_redis,
     postgres_database,
+    redis_site_env,
     serve,
 )
 
@@ -56,22 +56,12 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     end) and Redis under a key prefix of its own (its keys deleted at the end). Either way
     ``manage(...)`` runs with the server's environment, so the data a test makes lands in the
     database the server serves."""
-    database_url = os.environ.get("DATABASE_URL", "")
-    redis_url = os.environ.get("REDIS_URL", "")
     workdir = tmp_path_factory.mktemp("live_server")
     with ExitStack() as stack:
-        if database_url.startswith(("postgres://", "postgresql://")) and redis_url:
-            prefix = stack.enter_context(
-                redis_prefix_named(redis_url, f"spitebr{secrets.token_hex(4)}")
-            )
+        if (urls := postgres_and_redis()) is not None:
+            database_url, redis_url = urls
+            env = stack.enter_context(redis_site_env(redis_url, "spitebr", pool_max=8))
             db = stack.enter_context(postgres_database(database_url, prefix="spite_browser"))
-            env = {
-                "REDIS_URL": redis_url,
-                "CHANNELS_PREFIX": prefix,
-                "CACHE_PREFIX": prefix,
-                "DATABASE_POOL_MIN": "1",
-                "DATABASE_POOL_MAX": "8",
-            }
             server = stack.enter_context(serve(workdir, env=env, database_url=db))
         else:
             server = stack.enter_context(serve(workdir))

@@ -8,35 +8,13 @@ badge. (The markup itself is checked without a browser in tests/accounts/test_bo
 from __future__ import annotations
 
 import re
-import secrets
-from typing import Any
 
 import pytest
 
+from tests.browser.test_leagues import log_in  # the demo accounts' password
+from tests.browser.test_people import sign_up
+
 pytestmark = pytest.mark.browser
-
-DEMO_PASSWORD = "spite-demo-1"  # accounts/demo.py
-PASSWORD = "a-long-Badge-pass-42"
-
-
-def _log_in_robo(page: Any, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("robo")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(DEMO_PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{base}/")
-
-
-def _sign_up(page: Any, base: str) -> str:
-    username = f"pb{secrets.token_hex(4)}"
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile("e-mail", re.IGNORECASE)).fill(f"{username}@example.com")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/")
-    return username
 
 
 def test_the_lobby_and_the_notices_mark_the_bot_account(browser, live_server_url, manage):
@@ -49,8 +27,8 @@ def test_the_lobby_and_the_notices_mark_the_bot_account(browser, live_server_url
         robo, person = (context.new_page() for context in contexts)
         for page in (robo, person):
             page.set_default_timeout(10_000)
-        _log_in_robo(robo, base)
-        name = _sign_up(person, base)
+        log_in(robo, base, "robo")
+        name = sign_up(person, base, "pb")
         person.goto(f"{base}/play/people/")
         expect(person.locator("[data-notify]")).to_have_attribute("data-state", "open")
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -28,7 +26,6 @@ from channels.layers import get_channel_layer
 from channels.testing import ApplicationCommunicator
 from django.core.management import CommandError, call_command
 
-from bench.live.servers import redis_prefix_named
 from games import bots, checks
 from games.bot_worker import BotTurnConsumer, BotWorker
 from games.services import game_play_move
@@ -47,7 +44,9 @@ from tests.live_server import (
     ROOT,
     LiveServer,
     player_with_games,
+    postgres_and_redis,
     postgres_database,
+    redis_site_env,
     run_async,
     serve,
 )
@@ -423,26 +422,23 @@ class WorkerTable:
 
 @pytest.fixture
 def site_with_a_bot_worker(tmp_path: Path) -> Iterator[tuple[LiveServer, RunBots]]:
-    database_url = os.environ.get("DATABASE_URL", "")
-    redis_url = os.environ.get("REDIS_URL", "")
-    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+    if (urls := postgres_and_redis()) is None:
         pytest.skip(SKIP_REASON)
-    prefix = f"spitebw{secrets.token_hex(4)}"
-    env = {
-        **ENV,  # the durability test's: a pause before each bot move, to catch a turn half-way
-        "GAMES_BOT_RUNNER": "worker",
-        # No sweeper anywhere: only the restarted worker's start-up resume may finish the turn.
-        "GAMES_SWEEPER_INTERVAL": "0",
-        "REDIS_URL": redis_url,
-        "CHANNELS_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "DATABASE_POOL_MIN": "1",
-        "DATABASE_POOL_MAX": "4",
-    }
+    database_url, redis_url = urls
     with (
-        redis_prefix_named(redis_url, prefix),
+        redis_site_env(redis_url, "spitebw") as site_env,
         postgres_database(database_url, prefix="spite_bw") as db,
-        serve(tmp_path, env=env, database_url=db) as server,
+        serve(
+            tmp_path,
+            env={
+                **site_env,
+                **ENV,  # the durability test's: a pause before each bot move, to catch a turn
+                "GAMES_BOT_RUNNER": "worker",
+                # No sweeper anywhere: only the restarted worker's start-up resume may finish it.
+                "GAMES_SWEEPER_INTERVAL": "0",
+            },
+            database_url=db,
+        ) as server,
     ):
         worker = RunBots(server, tmp_path / "run_bots.log")
         try:

@@ -15,7 +15,6 @@ another run's data. Skipped when either variable is missing (CI's second pass se
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +26,13 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.live_server import LiveServer, postgres_database, serve
+from tests.live_server import (
+    LiveServer,
+    postgres_and_redis,
+    postgres_database,
+    redis_site_env,
+    serve,
+)
 
 SKIP_REASON = (
     "needs PostgreSQL and Redis (set DATABASE_URL and REDIS_URL); CI's second pass has both"
@@ -43,43 +48,20 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    database_url = os.environ.get("DATABASE_URL", "")
-    redis_url = os.environ.get("REDIS_URL", "")
-    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+    if (urls := postgres_and_redis()) is None:
         pytest.skip(SKIP_REASON)
-    prefix = f"spite2p{secrets.token_hex(4)}"
-    env = {
-        "REDIS_URL": redis_url,
-        "CHANNELS_PREFIX": prefix,
-        "CACHE_PREFIX": prefix,
-        "DATABASE_POOL_MIN": "1",
-        "DATABASE_POOL_MAX": "4",
-    }
+    database_url, redis_url = urls
     workdir = tmp_path_factory.mktemp("two_processes")
-    try:
-        with postgres_database(database_url, prefix="spite_2p") as db, ExitStack() as stack:
-            (workdir / "one").mkdir()
-            (workdir / "two").mkdir()
-            one = stack.enter_context(serve(workdir / "one", env=env, database_url=db))
-            two = stack.enter_context(
-                serve(workdir / "two", env=env, database_url=db, migrate=False)
-            )
-            yield Site(one, two)
-    finally:
-        _redis_forget(redis_url, prefix)
-
-
-def _redis_forget(redis_url: str, prefix: str) -> None:
-    """Delete the keys the servers left under ``prefix`` (groups outlive their sockets)."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
+    with (
+        redis_site_env(redis_url, "spite2p") as env,
+        postgres_database(database_url, prefix="spite_2p") as db,
+        ExitStack() as stack,
+    ):
+        (workdir / "one").mkdir()
+        (workdir / "two").mkdir()
+        one = stack.enter_context(serve(workdir / "one", env=env, database_url=db))
+        two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
+        yield Site(one, two)
 
 
 def people(server: LiveServer, *, match: bool) -> dict[str, Any]:
