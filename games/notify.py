@@ -11,9 +11,10 @@ that reconnects or asks ``sync`` reads ``games`` again.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from accounts.selectors import user_person
 from games.models import SEATS, Game, Match
@@ -49,10 +50,18 @@ def user_frames_send(frames: Mapping[int, list[dict[str, Any]]]) -> None:
 
 def _addresses(game_id: int) -> dict[str, str]:
     """The table's page and the API's game resource."""
-    return {
-        "url": reverse("games:table", kwargs={"game_id": game_id}),
-        "api_url": reverse("api:game", args=[game_id]),
-    }
+    url, api_url = _addresses_under(get_script_prefix(), game_id)
+    return {"url": url, "api_url": api_url}
+
+
+@lru_cache(maxsize=4096)
+def _addresses_under(prefix: str, game_id: int) -> tuple[str, str]:
+    """Reversed once per game (a player's every turn needs them): two reverse() calls cost
+    more than the rest of the ``your_turn`` frame."""
+    return (
+        reverse("games:table", kwargs={"game_id": game_id}),
+        reverse("api:game", args=[game_id]),
+    )
 
 
 def _is_turn_of(game: Game, seat: int) -> bool:

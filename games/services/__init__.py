@@ -7,7 +7,9 @@ the transaction commits — broadcasts each viewer's frames and wakes the bot ru
 
 A package since it grew past a few hundred lines (ARCHITECTURE.md): ``matches`` creates
 matches, deals games and handles rematches; ``play`` moves, resigns, takes back and aborts;
-``_common`` holds the lock, the seat checks and the broadcast. Import names from here.
+``_common`` holds the lock, the seat checks and the broadcast; ``_rows`` a move's SQL;
+``_snapshots`` the rows a process keeps so a move can skip the locked read. Import names from
+here.
 
 Two names here are the package's patch points, looked up at call time by the modules inside:
 ``_new_seed`` (every secret seed; tests make it deterministic) and ``game_event_send`` (the
@@ -27,6 +29,10 @@ def _new_seed() -> int:
 
 
 from games.services._common import MAX_MOVE_ID, RESIGN_SCOPES, MoveResult  # noqa: E402
+from games.services._snapshots import (  # noqa: E402
+    game_snapshot_prefetch,
+    game_snapshot_wanted,
+)
 from games.services.matches import (  # noqa: E402
     REMATCH_ACTIONS,
     RematchResult,
@@ -52,6 +58,8 @@ __all__ = [
     "game_notice_send",
     "game_play_move",
     "game_resign",
+    "game_snapshot_prefetch",
+    "game_snapshot_wanted",
     "game_undo",
     "match_create",
     "match_create_between",

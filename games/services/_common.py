@@ -47,8 +47,14 @@ def game_lock(game_id: int, *, log_tail: bool = False) -> Game:
     game = game_row_lock(game_id, log_tail=log_tail)
     if game is None:
         raise GameError(NOT_FOUND, _("There is no such game."))
-    setattr(game, _TO_MOVE_AT_LOCK, game.to_move)
+    note_turn(game)
     return game
+
+
+def note_turn(game: Game) -> None:
+    """Note the seat to move before a change, for ``broadcast_on_commit`` to tell whether the
+    change passed the turn."""
+    setattr(game, _TO_MOVE_AT_LOCK, game.to_move)
 
 
 def acting_seat(match: Match, *, user: Any, bot: bool = False, seat: int | None = None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -35,9 +36,11 @@ from games.services._common import (
     broadcast_on_commit,
     game_lock,
     log_append,
+    note_turn,
     opponent_phrase,
 )
 from games.services._rows import RowWrites, game_row_save
+from games.services._snapshots import snapshot_forget, snapshot_store, snapshot_take
 from games.services.matches import game_create
 
 
@@ -71,6 +74,15 @@ def game_play_move(
         raise GameError(BAD_MESSAGE, _("A move is a text such as h:7D-c2."))
     acting: int | None = None
     try:
+        if not timed_out:
+            snapshot = snapshot_take(game_id, version)
+            if snapshot is not None:
+                acting = _acting_on_snapshot(snapshot, user=user, bot=bot, seat=seat)
+                if acting is not None:
+                    result = _play_on_snapshot(snapshot, acting, move, move_id)
+                    if result is not None:
+                        return result
+                acting = None
         with transaction.atomic():
             game = game_lock(game_id, log_tail=True)
             match = game.match
@@ -100,51 +112,128 @@ def game_play_move(
                     _("The table moved on since you chose that move; here is the current state."),
                     params={"version": game.version},
                 )
-            played = engine.Game.from_dict(game.state)
-            try:
-                parsed = engine.Move.parse(move)
-                played.play(parsed)
-            except engine.IllegalMove as exc:
-                raise GameError(
-                    ILLEGAL_MOVE,
-                    refusal_message(exc, king_on_empty=played.rules.king_on_empty),
-                    params=dict(exc.params),
-                    engine_code=exc.code,
-                ) from exc
-            game.state = played.to_dict()
-            game.version += 1
-            writes = RowWrites()  # the log row and the game's update: one round trip
-            log = log_append(
-                game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes
-            )
-            ply = log[-1]["ply"]
-            game_ended = match_ended = False
-            if played.outcome is not None:
-                outcome = played.outcome
-                match_ended = _game_finish(
-                    game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
-                )
-                game_ended = True
-            clock.after_move(game, acting=acting, timed_out=timed_out)
-            game_row_save(game, writes=writes)
-            writes.run()
-            event_frames = broadcast_on_commit(
-                game, game_ended=game_ended, match_ended=match_ended, engine_game=played, log=log
-            )
-            if game.is_active and match.is_bot(game.to_move):
-                transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+            played, parsed = _engine_move(game, move)
+            recorded = _record(
+                game, acting=acting, played=played, parsed=parsed, move_id=move_id,
+                timed_out=timed_out,
+            )  # fmt: skip
+            recorded.writes.run()
+            return _moved(game, acting, recorded)
     except IntegrityError:
         # The log's unique constraint: this id was used before, at the current version.
         earlier = _move_by_id(game_id, move_id) if move_id and acting is not None else None
         if earlier is None or acting is None:
             raise
         return _replayed(earlier, acting)
+
+
+def _acting_on_snapshot(game: Game, *, user: Any, bot: bool, seat: int | None) -> int | None:
+    """The seat that acts, if the snapshot says it may move now without changing the match
+    (a seat with timeouts in a row would have them reset); else None: the locked path decides,
+    and words any refusal."""
+    match = game.match
+    try:
+        acting = acting_seat(match, user=user, bot=bot, seat=seat)
+    except GameError:
+        return None
+    playable = game.is_active and match.status == Match.Status.ACTIVE and game.to_move == acting
+    return acting if playable and not clock.timeouts_of(match, acting) else None
+
+
+def _play_on_snapshot(game: Game, acting: int, move: str, move_id: str) -> MoveResult | None:
+    """The move on this process's snapshot of the game (``games.services._snapshots``):
+    no lock, no read, one statement. None, with nothing written, when the locked path must
+    play it instead: a move the engine refuses or that ends the game (both may depend on
+    rows the snapshot does not hold), or rows that changed since the snapshot was read."""
+    note_turn(game)
+    try:
+        played, parsed = _engine_move(game, move)
+    except GameError:
+        return None
+    if played.outcome is not None:
+        return None
+    recorded = _record(
+        game, acting=acting, played=played, parsed=parsed, move_id=move_id, timed_out=False
+    )
+    if not recorded.writes.run_if_unchanged():
+        snapshot_forget(game.pk)
+        return None
+    return _moved(game, acting, recorded)
+
+
+def _engine_move(game: Game, move: str) -> tuple[engine.Game, engine.Move]:
+    """The engine's game after ``move``, and the move; GameError ``illegal_move``."""
+    played = engine.Game.from_dict(game.state)
+    try:
+        parsed = engine.Move.parse(move)
+        played.play(parsed)
+    except engine.IllegalMove as exc:
+        raise GameError(
+            ILLEGAL_MOVE,
+            refusal_message(exc, king_on_empty=played.rules.king_on_empty),
+            params=dict(exc.params),
+            engine_code=exc.code,
+        ) from exc
+    return played, parsed
+
+
+@dataclass(frozen=True, slots=True)
+class _Recorded:
+    played: engine.Game
+    move: str
+    log: list[dict[str, Any]]
+    writes: RowWrites
+    game_ended: bool
+    match_ended: bool
+
+
+def _record(
+    game: Game,
+    *,
+    acting: int,
+    played: engine.Game,
+    parsed: engine.Move,
+    move_id: str,
+    timed_out: bool,
+) -> _Recorded:
+    """Put the played move on ``game``: its state and version, the log row and the game's
+    update queued (written by the caller), the game and match ended if the engine says so,
+    the turn clock kept."""
+    game.state = played.to_dict()
+    game.version += 1
+    writes = RowWrites()  # the log row and the game's update: sent together
+    log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes)
+    game_ended = match_ended = False
+    if played.outcome is not None:
+        outcome = played.outcome
+        match_ended = _game_finish(
+            game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
+        )
+        game_ended = True
+    clock.after_move(game, acting=acting, timed_out=timed_out)
+    game_row_save(game, writes=writes)
+    return _Recorded(played, str(parsed), log, writes, game_ended, match_ended)
+
+
+def _moved(game: Game, acting: int, recorded: _Recorded) -> MoveResult:
+    """After the move's rows are written: every viewer's frames and the bot's turn once the
+    change commits, the game kept as this process's snapshot of it; the mover's result."""
+    event_frames = broadcast_on_commit(
+        game,
+        game_ended=recorded.game_ended,
+        match_ended=recorded.match_ended,
+        engine_game=recorded.played,
+        log=recorded.log,
+    )
+    if game.is_active and game.match.is_bot(game.to_move):
+        transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+    transaction.on_commit(partial(snapshot_store, game, recorded.log))
     return MoveResult(
         game_id=game.pk,
         version=game.version,
-        ply=ply,
+        ply=recorded.log[-1]["ply"],
         seat=acting,
-        move=str(parsed),
+        move=recorded.move,
         replayed=False,
         frames=tuple(event_frames.get(viewer_key(acting), ())),
     )
