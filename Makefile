@@ -56,21 +56,13 @@ bench: setup
 	$(BIN)/python -m engine bench
 	$(BIN)/python -m bench.live $(BENCH_LIVE_ARGS)
 
-# The production-like configurations: PostgreSQL + Redis (started as .ci/run does if down), a
-# fresh database and Redis prefixes of the bench's own; 200 tables at 0.5 move/s on 1 and 2
-# daphne processes, then 100 tables beside 50 expert-bot tables on 2, the bots played by a bot
-# worker (manage.py run_bots) as docs/deploy.md advises, and once more in the servers.
-BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
-BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
+# The production-like configurations (bench/full.sh): PostgreSQL + Redis, started if down and
+# stopped again after; a fresh database and Redis prefixes of the bench's own; 200 tables at 0.5
+# move/s on 1 and 2 daphne processes, then 100 tables beside 50 expert-bot tables on 2, the bots
+# played by a bot worker (manage.py run_bots) as docs/deploy.md advises, and once more in the
+# servers. BENCH_DATABASE_URL / BENCH_REDIS_URL say where PostgreSQL and Redis are.
 bench-full: setup
-	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect "$$(ls /etc/postgresql)" main start
-	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
-	@for i in $$(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
-	$(BIN)/python -m engine bench
-	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
-	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 400 --rate 0.5 --duration 60
-	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 200 --bot-tables 50 --bot-runner worker --rate 0.5 --duration 60
-	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python -m bench.live --config pg2 --players 200 --bot-tables 50 --rate 0.5 --duration 60
+	PY=$(BIN)/python bash bench/full.sh
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

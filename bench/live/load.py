@@ -40,6 +40,7 @@ class Figures:
     failed_tables: int = 0  # tables that stopped on an exception (connect, first state, send)
     timeouts: int = 0
     games_finished: int = 0
+    out_of_games: int = 0  # tables that stopped: their game ended and no spare game was left
     reconnects: int = 0
 
 
@@ -261,6 +262,7 @@ class Load:
                 if latest["game"]["status"] != "active":
                     self.figures.games_finished += 1
                     if not self.pool.human:
+                        self.figures.out_of_games += 1
                         return
                     table = self.pool.human.pop()
                     socks = await self._reopen(socks, table, index, table["keys"])
@@ -312,6 +314,7 @@ class Load:
                 if state["game"]["status"] != "active":
                     self.figures.games_finished += 1
                     if not self.pool.bot:
+                        self.figures.out_of_games += 1
                         return
                     table = self.pool.bot.pop()
                     [sock] = await self._reopen([sock], table, index, [table["key"]])

@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import secrets
 import signal
@@ -159,10 +160,32 @@ def step_result(
         "client_cpu_percent": client_cpu,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "games_finished": figures.games_finished,
+        "tables_out_of_games": figures.out_of_games,
         "reconnects": figures.reconnects,
         "server": server,
         "bot_worker": bot_worker or [],
     }
+
+
+def step_within_target(step: dict[str, Any]) -> bool:
+    """p99 within target, no errors, moves played, and every table played to the end (a table
+    out of spare games plays nothing more, which would flatter the step)."""
+    return (
+        step["rtt_ms"]["n"] > 0
+        and step["rtt_ms"]["p99"] <= TARGET_P99_MS
+        and not errors_total(step)
+        and not step["tables_out_of_games"]
+    )
+
+
+def spare_games(args: argparse.Namespace, tables: int) -> int:
+    """Games made ahead for tables whose game ends: enough for every step a run may play (a
+    random game here lasts at least ~60 moves), or for a soak's reconnecting tables."""
+    if args.soak:
+        return tables * 2
+    steps = args.max_steps if args.capacity else 1
+    moves_per_table = sum(args.rate * 2**i * args.duration for i in range(steps))
+    return max(2, tables // 2, math.ceil(tables * moves_per_table / 60))
 
 
 def errors_total(step: dict[str, Any]) -> int:
@@ -193,6 +216,11 @@ def print_step(step: dict[str, Any]) -> None:
         f"  move p50 = {step['rtt_p50_over_echo']}x echo, {step['rtt_p50_over_commit']}x"
         f" echo+commit (target <= 2x); errors {step['errors']}; games finished"
         f" {step['games_finished']}"
+        + (
+            f"; {step['tables_out_of_games']} tables stopped, out of spare games (not a valid step)"
+            if step["tables_out_of_games"]
+            else ""
+        )
     )
     lag = step["client_loop_lag_ms"]
     print(
@@ -246,6 +274,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default="thread",
         help="thread: the servers play the bots' turns; worker: one manage.py run_bots process "
         "beside them does (GAMES_BOT_RUNNER=worker; pg configurations only)",
+    )
+    parser.add_argument(
+        "--move-snapshots",
+        type=int,
+        metavar="N",
+        help="the servers' GAMES_MOVE_SNAPSHOTS (games whose rows a process keeps for moves on "
+        "a snapshot; 0: none, every move locked); default: the site's (docs/games.md)",
     )
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
@@ -303,6 +338,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "tables": tables,
         "bot_tables": args.bot_tables,
         "bot_runner": args.bot_runner,
+        "move_snapshots": args.move_snapshots,
         "rate": args.rate,
         "duration_s": duration,
         "throttle_lifted": lift,
@@ -313,6 +349,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"bench/live: {args.config}, {args.server} x{processes}, {tables} tables + "
         f"{args.bot_tables} bot tables"
         + (" (bots in a run_bots worker)" if args.bot_runner == "worker" else "")
+        + ("" if args.move_snapshots is None else f", GAMES_MOVE_SNAPSHOTS={args.move_snapshots}")
         + f", {args.rate} move/s per table, {duration:.0f} s"
         + (" (socket throttle lifted: the rate needs it)" if lift else "")
         + f"; logs in {logdir}"
@@ -326,8 +363,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             lift_throttle=lift,
         )
         env["GAMES_BOT_RUNNER"] = args.bot_runner
+        if args.move_snapshots is not None:
+            env["GAMES_MOVE_SNAPSHOTS"] = str(args.move_snapshots)
         srv.manage(env, "migrate", "--noinput")
-        spare = max(2, tables // 2) if not args.soak else tables * 2
+        spare = spare_games(args, tables)
         made = json.loads(
             srv.shell(
                 env,
@@ -375,7 +414,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     )
                     print_step(step)
                     steps.append(step)
-                    within = step["rtt_ms"]["p99"] <= TARGET_P99_MS and not errors_total(step)
+                    within = step_within_target(step)
+                    if step["tables_out_of_games"]:
+                        print("  capacity: the tables ran out of spare games; stopping here")
+                        break
                     # Capacity: double the rate while within target; if the first step is not,
                     # halve it until one is.
                     if going_down is None:
@@ -385,11 +427,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     rate = rate / 2 if going_down else rate * 2
                 result["steps"] = steps
                 if args.capacity:
-                    good = [
-                        s
-                        for s in steps
-                        if s["rtt_ms"]["p99"] <= TARGET_P99_MS and not errors_total(s)
-                    ]
+                    good = [s for s in steps if step_within_target(s)]
                     best = max(good, key=lambda s: s["rate"]) if good else None
                     result["capacity"] = {
                         "highest_rate_within_target": best["rate"] if best else None,
