@@ -23,10 +23,10 @@ def test_a_step_is_within_target_only_if_every_table_played_it_through() -> None
 
 def test_spare_games_cover_every_capacity_step() -> None:
     steady = parse(["--config", "pg2", "--players", "400", "--rate", "0.5", "--duration", "60"])
-    assert spare_games(steady, 200) == 100  # 30 moves a table: half the tables end a game
+    assert spare_games(steady, 200) == 200  # 30 moves a table: half a game, twice over
     steps = ["--capacity", "--max-steps", "6"]
     capacity = parse(["--config", "pg2", "--players", "200", "--duration", "20", *steps])
-    # 0.5 + 1 + … + 16 moves/s for 20 s each: 630 moves a table, a game per 60 moves at most.
-    assert spare_games(capacity, 100) == 1050
+    # 0.5 + 1 + … + 16 moves/s for 20 s each: 630 moves a table, ~60 moves a game, twice over.
+    assert spare_games(capacity, 100) == 2100
     soak = parse(["--config", "pg1", "--players", "200", "--soak", "10"])
-    assert spare_games(soak, 100) == 200
+    assert spare_games(soak, 100) == 1000  # 300 moves a table in 10 minutes
