@@ -273,6 +273,36 @@ def redis_site_env(redis_url: str, name: str, *, pool_max: int = 4) -> Iterator[
         }
 
 
+@contextmanager
+def serve_like_the_run(
+    workdir: Path,
+    *,
+    name: str,
+    env: Mapping[str, str] | None = None,
+    unavailable: Callable[[str], Any] = pytest.fail,
+    pool_max: int = 8,
+) -> Iterator[LiveServer]:
+    """``serve`` on the kind of site the test run uses: when ``DATABASE_URL`` is PostgreSQL and
+    ``REDIS_URL`` is set (CI's second pass), a fresh PostgreSQL database beside the run's
+    (dropped at the end) and Redis under a key prefix of its own named after ``name`` (its keys
+    deleted at the end); else a SQLite file and the in-memory layer. ``env`` is added to the
+    server's environment either way."""
+    urls = postgres_and_redis()
+    if urls is None:
+        with serve(workdir, env=env, unavailable=unavailable) as server:
+            yield server
+        return
+    database_url, redis_url = urls
+    with (
+        redis_site_env(redis_url, name, pool_max=pool_max) as site,
+        postgres_database(database_url, prefix=f"spite_{name}") as database,
+        serve(
+            workdir, env={**site, **(env or {})}, database_url=database, unavailable=unavailable
+        ) as server,
+    ):
+        yield server
+
+
 def player_with_games(server: LiveServer, *, games: int, payoff: int = 5) -> dict[str, Any]:
     """A new player with an API token and ``games`` casual matches against the greedy bot
     (pay-off piles of ``payoff``, first to 10 points), each dealt so that the player (seat 0)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +36,7 @@ from tests.live_server import (  # noqa: F401  (the live-server fixtures, shared
     LiveServer,
     live_server_url,
     manage,
-    postgres_and_redis,
-    postgres_database,
-    redis_site_env,
-    serve,
+    serve_like_the_run,
 )
 
 CHROMIUM = os.environ.get("SPITE_CHROMIUM", "/usr/bin/chromium")
@@ -50,21 +46,11 @@ DEFAULT_TIMEOUT_MS = 10_000
 
 @pytest.fixture(scope="session")
 def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The browser tests' server for the whole session (per xdist worker): on SQLite with the
-    in-memory channel layer, or — when ``DATABASE_URL`` is PostgreSQL and ``REDIS_URL`` is set,
-    as in CI's second pass — on a fresh PostgreSQL database beside the run's (dropped at the
-    end) and Redis under a key prefix of its own (its keys deleted at the end). Either way
-    ``manage(...)`` runs with the server's environment, so the data a test makes lands in the
-    database the server serves."""
-    workdir = tmp_path_factory.mktemp("live_server")
-    with ExitStack() as stack:
-        if (urls := postgres_and_redis()) is not None:
-            database_url, redis_url = urls
-            env = stack.enter_context(redis_site_env(redis_url, "spitebr", pool_max=8))
-            db = stack.enter_context(postgres_database(database_url, prefix="spite_browser"))
-            server = stack.enter_context(serve(workdir, env=env, database_url=db))
-        else:
-            server = stack.enter_context(serve(workdir))
+    """The browser tests' server for the whole session (per xdist worker), on the kind of site
+    the run uses (``serve_like_the_run``: PostgreSQL and Redis in CI's second pass, else SQLite
+    and the in-memory layer). ``manage(...)`` runs with the server's environment, so the data a
+    test makes lands in the database the server serves."""
+    with serve_like_the_run(tmp_path_factory.mktemp("live_server"), name="spitebr") as server:
         yield server
 
 

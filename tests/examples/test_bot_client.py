@@ -1,7 +1,7 @@
 """examples/bot_client.py against a real daphne server (tests/live_server.py): it plays a whole
 match against a server bot, and accepts a person's challenge, through the API and the event
-stream alone. The server's bots move without delay; the tests skip only if daphne cannot
-start."""
+stream alone. The server's bots move without delay; it runs on the kind of site the test run
+uses (PostgreSQL and Redis in CI's second pass); the tests skip only if daphne cannot start."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.live_server import ROOT, LiveServer, serve
+from tests.live_server import ROOT, LiveServer, serve_like_the_run
 
 CLIENT = ROOT / "examples" / "bot_client.py"
 TIMEOUT = 120  # seconds a client run may take
@@ -30,7 +30,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         "API_THROTTLE_MOVES": "100000/minute",
         "API_THROTTLE_USER": "100000/minute",
     }
-    with serve(tmp_path_factory.mktemp("bot_client"), env=env, unavailable=pytest.skip) as live:
+    workdir = tmp_path_factory.mktemp("bot_client")
+    with serve_like_the_run(workdir, name="botclient", env=env, unavailable=pytest.skip) as live:
         yield live
 
 
