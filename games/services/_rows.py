@@ -176,8 +176,9 @@ def _guarded_sql(vendor: str, columns: tuple[str, ...]) -> str:
     )
 
 
-def _guard_fields() -> list[Any]:
-    return [Game._meta.get_field(name) for name in _GAME_GUARD]
+@cache
+def _guard_fields() -> tuple[Any, ...]:
+    return tuple(Game._meta.get_field(name) for name in _GAME_GUARD)
 
 
 #: The game's columns a move on a snapshot must find as the snapshot read them: whatever

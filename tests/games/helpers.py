@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import threading
+from typing import Any
+
+import pytest
+from django.db import connections
 
 import engine
+from games.errors import GameError
 from games.models import Game, Match
 
 #: Small knobs, so whole matches take a few hundred moves (ARCHITECTURE.md).
@@ -74,3 +80,52 @@ def center_line(
         if line is not None:
             return seed, line
     raise AssertionError("unreachable")
+
+
+def at_once(
+    game_id: int,
+    user: Any,
+    moves: list[tuple[str, str]],
+    *,
+    version: int = 0,
+    door: tuple[Any, str] | None = None,
+) -> list[Any]:
+    """Play each ``(move, move id)`` at ``version`` for ``user``, each in its own thread (its
+    own database connection), released together; each MoveResult or GameError.
+
+    Every thread waits at ``door`` — ``(owner, name)`` of a function on the move's path,
+    default the service's row lock, inside its transaction — until all are there."""
+    from games import services
+
+    owner, name = door or (services.play, "game_lock")
+    start = threading.Barrier(len(moves))
+    results: list[Any] = [None] * len(moves)
+    real = getattr(owner, name)
+
+    def run(index: int, move: str, move_id: str) -> None:
+        try:
+            results[index] = services.game_play_move(
+                game_id=game_id, user=user, move=move, version=version, move_id=move_id
+            )
+        except GameError as exc:
+            results[index] = exc
+        finally:
+            connections.close_all()  # this thread's connection
+
+    def together(*args: Any, **kwargs: Any) -> Any:
+        start.wait(timeout=10)
+        return real(*args, **kwargs)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(owner, name, together)
+    try:
+        threads = [
+            threading.Thread(target=run, args=(index, *pair)) for index, pair in enumerate(moves)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    finally:
+        patch.undo()
+    return results

@@ -15,19 +15,18 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games import services
 from games.errors import GameError
 from games.models import Move
-from games.services import MoveResult, game_play_move
-from tests.games.helpers import SMALL, current_game, legal, seed_where
+from games.services import MoveResult
+from tests.games.helpers import SMALL, at_once, current_game, legal, seed_where
 from tests.live_server import (
     LiveServer,
     game_socket,
@@ -43,44 +42,6 @@ LIVE_REPEATS = 4  # races over the network per test
 
 
 # --- in the service ---------------------------------------------------------------------------
-
-
-def at_once(game_id: int, user: Any, moves: list[tuple[str, str]]) -> list[Any]:
-    """Play each ``(move, move id)`` at version 0 for ``user``, each in its own thread,
-    released together; each MoveResult or GameError.
-
-    Every thread waits at the row lock's door, inside its transaction, until all are there."""
-    start = threading.Barrier(len(moves))
-    results: list[Any] = [None] * len(moves)
-    real_lock = services.play.game_lock
-
-    def run(index: int, move: str, move_id: str) -> None:
-        try:
-            results[index] = game_play_move(
-                game_id=game_id, user=user, move=move, version=0, move_id=move_id
-            )
-        except GameError as exc:
-            results[index] = exc
-        finally:
-            connections.close_all()  # this thread's connection
-
-    def lock_together(game_id: int, **options):
-        start.wait(timeout=10)
-        return real_lock(game_id, **options)
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(services.play, "game_lock", lock_together)
-    try:
-        threads = [
-            threading.Thread(target=run, args=(index, *pair)) for index, pair in enumerate(moves)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
-    finally:
-        patch.undo()
-    return results
 
 
 def needs_postgresql() -> None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,7 +26,15 @@ from games.models import Game, Match, Move
 from games.selectors import log_tail
 from games.services import _snapshots, play
 from games.services._rows import RowWrites, game_row_lock
-from tests.games.helpers import SMALL, a_center_move, a_side_move, current_game, legal, seed_where
+from tests.games.helpers import (
+    SMALL,
+    a_center_move,
+    a_side_move,
+    at_once,
+    current_game,
+    legal,
+    seed_where,
+)
 from tests.sockets import open_socket, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -402,33 +409,11 @@ def test_two_moves_on_one_snapshot_at_the_same_moment_apply_once(alice, bob, see
     statements together: PostgreSQL's row lock lets one apply; the other re-checks the row,
     finds the version moved on, writes nothing, and the locked path refuses it as stale."""
     game = _after_one_move(alice, bob, seeds)
-    moves = legal(game, 0)[:2]
-    start = threading.Barrier(2)
-    results: list[Any] = [None, None]
-    real = RowWrites.run_if_unchanged
-
-    def together(self: RowWrites) -> bool:
-        start.wait(timeout=10)
-        return real(self)
-
-    def run(index: int) -> None:
-        try:
-            results[index] = _play(game.pk, alice, moves[index], 1, f"t{index}")
-        except GameError as exc:
-            results[index] = exc
-        finally:
-            connections.close_all()  # this thread's connection
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(RowWrites, "run_if_unchanged", together)
-    try:
-        threads = [threading.Thread(target=run, args=(index,)) for index in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
-    finally:
-        patch.undo()
+    first, second = legal(game, 0)[:2]
+    results = at_once(
+        game.pk, alice, [(first, "t0"), (second, "t1")], version=1,
+        door=(RowWrites, "run_if_unchanged"),
+    )  # fmt: skip
     applied = [r for r in results if not isinstance(r, GameError)]
     refused = [r for r in results if isinstance(r, GameError)]
     assert len(applied) == 1 and applied[0].version == 2, results
