@@ -8,7 +8,7 @@ from django.utils.translation import ngettext
 from accounts import services
 from accounts.forms import AdminUserChangeForm, AdminUserCreationForm
 from accounts.models import BotAccountRequest, User
-from games.errors import GameError
+from core.errors import GameError
 
 
 @admin.register(User)

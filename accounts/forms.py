@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
-from games.errors import lazy_format
-from spite.i18n import country_name, supported_language
+from core.errors import lazy_format
+from core.i18n import country_name, supported_language
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
 USERNAME_TAKEN = _("A user with that username already exists.")

@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Block, BotAccountRequest, User
-from games.errors import DUPLICATE, FORBIDDEN
+from core.errors import DUPLICATE, FORBIDDEN
 
 DELETED_USERNAME_PREFIX = "deleted-"
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Block, BotAccountRequest, User
 from accounts.selectors import DELETED_USERNAME_PREFIX, bot_account_refusal, user_has_played
-from games.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError, lazy_format
+from core.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError, lazy_format
 
 # Session engines whose sessions live in the database table we can sweep.
 _DATABASE_SESSION_ENGINES = {

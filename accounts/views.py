@@ -30,7 +30,7 @@ from accounts.selectors import (
     user_has_blocked,
     user_public_get,
 )
-from games.errors import GameError
+from core.errors import GameError
 from games.selectors import match_history_for, match_history_rows
 from leagues.selectors import user_league_ratings, user_record
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from api.services import api_token_user
-from spite.i18n import activate_for_request
+from core.i18n import activate_for_request
 
 SCHEMES = ("bearer", "token")
 

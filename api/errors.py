@@ -1,10 +1,10 @@
 """The REST API's errors: one JSON shape, ``{code, message, params}``, and one status per code.
 
-``STATUS`` maps every code of ``games.errors.CODES`` to its HTTP status (docs/api.md);
+``STATUS`` maps every code of ``core.errors.CODES`` to its HTTP status (docs/api.md);
 ``exception_handler`` turns a GameError and DRF's own exceptions into that shape;
 ``UnknownPathView`` answers 404 in that shape where no endpoint matches.
 
-Messages come out in the request's language: the one ``spite.i18n.UserLanguageMiddleware``
+Messages come out in the request's language: the one ``core.i18n.UserLanguageMiddleware``
 chose, or, for a request signed with an API token, the token user's
 (``api.authentication.ApiTokenAuthentication``); a GameError's message is read here, when the
 response is built.
@@ -22,8 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games import errors as codes
-from games.errors import GameError
+from core import errors as codes
+from core.errors import GameError
 
 STATUS: dict[str, int] = {
     codes.BAD_MESSAGE: status.HTTP_400_BAD_REQUEST,

@@ -164,8 +164,9 @@ def _summary(name: str, values: list[float], unit: str = "ms") -> str:
 
 def run_service(k: int) -> dict[str, Any]:
     import engine
-    from games import notify, services
+    from games import services
     from games.models import Game
+    from games.sending import players as notify
     from games.services import _common
 
     frames_span, turn_span = _Span(), _Span()

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from benchfloor.models import BenchEcho
-from spite.consumers import DirectDispatch
+from core.sockets import DirectDispatch
 
 
 class EchoConsumer(DirectDispatch, AsyncWebsocketConsumer):

@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401  (registers the system checks)
+        from games.bot_runner import checks  # noqa: F401  (registers the system checks)

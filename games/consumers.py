@@ -14,12 +14,12 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import NOT_FOUND, STALE_VERSION, GameError
+from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message, plain_text
 from games import services, spectators, sweeper
-from games.broadcast import GAME_NOTICE, game_group, viewer_key
-from games.errors import NOT_FOUND, STALE_VERSION, GameError
-from games.seat_clock import SeatClockMixin
+from games.clocks.seat_socket import SeatClockMixin
 from games.selectors import game_connect
-from games.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message, plain_text
+from games.sending.groups import GAME_NOTICE, game_group, viewer_key
 
 logger = logging.getLogger(__name__)
 

@@ -330,7 +330,7 @@ class SeatPresence(models.Model):
     ``seen_at`` is refreshed while the socket is open; a socket that closes keeps its row with
     ``open=False`` and ``seen_at`` the moment it closed (only the seat's latest closed row is
     kept). A row left open by a server process that died stops counting once ``seen_at`` is
-    older than ``GAMES_PRESENCE_TTL``. Written by ``games.services.presence`` only.
+    older than ``GAMES_PRESENCE_TTL``. Written by ``games.clocks.attendance`` only.
     """
 
     match = models.ForeignKey(

@@ -16,8 +16,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
+from core.errors import lazy_format
 from engine.cards import KING, RANKS
-from games.errors import lazy_format
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

@@ -1,6 +1,6 @@
 """The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, ends
 turns whose time ran out and forfeits matches abandoned past the grace even when nobody is
-connected (``games.services.clock``), and marks the lobby's challenges and seeks that ran out of
+connected (``games.clocks.timeouts``), and marks the lobby's challenges and seeks that ran out of
 time (``lobby.services.lobby_expire``).
 
 ``start()`` runs ``sweep()`` at once and then every ``settings.GAMES_SWEEPER_INTERVAL``
@@ -8,7 +8,8 @@ seconds in one daemon thread per process. Each job of a sweep runs on its own: o
 is logged and the others still run. It is called
 when the server process starts (``spite/asgi.py``) and, in case that was missed, on the first
 WebSocket connection; it does nothing when the interval is 0 (tests) or once started.
-Several processes may sweep at once: see ``games.bots`` for why a bot move is never doubled;
+Several processes may sweep at once: see
+``games.bot_runner.turns`` for why a bot move is never doubled;
 a timeout or a forfeit is checked again under the game's row lock. ``manage.py sweep`` runs
 the same sweep from the command line (once, or in a loop).
 """
@@ -32,7 +33,7 @@ _thread: threading.Thread | None = None
 
 def bot_turns_resume() -> list[int]:
     """Schedule every active game whose seat to move is a bot; return their ids."""
-    from games.bots import bot_turn_schedule
+    from games.bot_runner.turns import bot_turn_schedule
     from games.models import Game, Match
 
     bot_to_move = (Q(state__to_move=0) & ~Q(match__bot0="")) | (
@@ -53,9 +54,9 @@ def deadlines_enforce() -> dict[str, list[Any]]:
     """Close presence rows a dead process left open, end every overdue turn, forfeit every
     ranked match whose absent player's grace ran out (docs/games.md, "Clocks and
     abandonment"). Returns the seats gone absent, the games timed out, the matches forfeited."""
-    from games import clock
-    from games.services.clock import deadlines_enforce as enforce
-    from games.services.presence import presence_expire
+    from games.clocks import turn as clock
+    from games.clocks.attendance import presence_expire
+    from games.clocks.timeouts import deadlines_enforce as enforce
 
     now = clock.now()
     away = [list(pair) for pair in presence_expire(now=now)]

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from core.errors import GameError
 from games import services
-from games.errors import GameError
 from games.forms import MatchCreateForm
 from games.models import SEATS, Match
 from games.selectors import (

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.errors import GameError
+from core.errors import GameError
 from leagues.models import (
     Entry,
     League,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spite.layer import group_send_soon
+from core.layer import group_send_soon
 
 #: The consumer method the waiting count is dispatched to (``QueueConsumer.queue_changed``).
 QUEUE_CHANGED = "queue.changed"

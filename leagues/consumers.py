@@ -4,7 +4,7 @@ waits, the socket keeps its place fresh, re-reads the count and tries to pair ev
 ``LEAGUES_QUEUE_TICK`` seconds, so a lost doorbell or a dead process costs one tick.
 
 Thin: the services decide (``queue_join``, ``queue_pair``, ``queue_refresh``, ``queue_leave``);
-it only carries their frames. The plumbing is the site's socket base (``games.sockets.
+it only carries their frames. The plumbing is the site's socket base (``core.sockets.
 JsonSocket``): error frames, close codes, the groups it leaves on closing, and the throttle and
 decoding of what a client sends. The socket takes no messages from the client: anything sent
 is answered with ``bad_message`` (or ``throttled``, past the site's rate).
@@ -23,8 +23,8 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import NOT_FOUND, UNAUTHENTICATED, GameError
-from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
+from core.errors import NOT_FOUND, UNAUTHENTICATED, GameError
+from core.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from leagues import services
 from leagues.broadcast import queue_group
 from leagues.models import League

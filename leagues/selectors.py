@@ -331,7 +331,7 @@ def leagues_visible(*, status: str | None = None, member: Any = None) -> Any:
 
 def league_visible_get(*, slug: str) -> League:
     """The league ``slug``, annotated as ``leagues_visible``'s, or GameError not_found."""
-    from games.errors import NOT_FOUND, GameError
+    from core.errors import NOT_FOUND, GameError
 
     league = leagues_visible().filter(slug=slug).first()
     if league is None:

@@ -1,7 +1,7 @@
 """Writes about leagues: membership, ranked matches, ratings and the ranked queue.
 
 Each service is one transaction; news goes out only once it commits. A refusal is a
-``GameError`` (``games/errors.py``) with a stable code (``forbidden``, ``not_found``,
+``GameError`` (``core/errors.py``) with a stable code (``forbidden``, ``not_found``,
 ``unauthenticated``) and a message a player understands. docs/leagues.md is the contract.
 """
 
@@ -24,12 +24,12 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.selectors import user_person
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
 from leagues.models import League, Membership, QueueEntry, RatingChange
-from leagues.pairing import Waiting, Window, pairs
+from leagues.ranked_queue import Waiting, Window, pairs
 
 # --- who may play -----------------------------------------------------------------------------
 
@@ -553,7 +553,7 @@ def _lock_waiting(league_id: int) -> list[QueueEntry]:
 
 
 def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
-    """Pair whoever can be paired in ``league``'s queue now (``leagues.pairing.pairs``), start
+    """Pair whoever can be paired in ``league``'s queue now (``leagues.ranked_queue.pairs``), start
     each pair's ranked match (the seats drawn at random), take both out of the queue and, on
     commit, send each their ``paired`` frame. Entries not seen for ``LEAGUES_QUEUE_TTL`` are
     dropped. A player who may no longer play ranked (banned while waiting) is dropped too."""

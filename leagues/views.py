@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import GameError
+from core.errors import GameError
 from games.models import BotLevel
 from leagues import selectors, services
 from leagues.models import League, Membership

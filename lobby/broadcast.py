@@ -1,6 +1,6 @@
 """Channel-layer plumbing of the per-user socket (``/ws/me/``): group names, and sending
 frames once the data is committed. The user's own group and ``user_frames_send`` live in
-``games.notify`` (games reaches players there without importing the lobby) and are
+``games.sending.players`` (games reaches players there without importing the lobby) and are
 re-exported here.
 
 As for the game socket, the database is the truth and the channel layer only a doorbell
@@ -9,8 +9,8 @@ As for the game socket, the database is the truth and the channel layer only a d
 
 from __future__ import annotations
 
-from games.notify import USER_FRAMES, user_frames_send, user_group
-from spite.layer import group_send_soon
+from core.layer import group_send_soon
+from games.sending.players import USER_FRAMES, user_frames_send, user_group
 
 __all__ = [
     "SEEKS_CHANGED",

@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import UNAUTHENTICATED, GameError
-from games.notify import games_frame
-from games.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
+from core.errors import UNAUTHENTICATED, GameError
+from core.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
+from games.sending.players import games_frame
 from lobby import selectors, services
 from lobby.broadcast import lobby_group, user_group
 

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext_lazy
 import engine
 from accounts.models import User
 from accounts.selectors import user_has_blocked, user_person
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from games.services import match_create_between
 from leagues.models import League

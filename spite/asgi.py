@@ -15,10 +15,11 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
-from games import bots, sweeper  # noqa: E402
-from games.bot_worker import BotTurnConsumer  # noqa: E402
-from games.checks import bot_runner_refuse  # noqa: E402
-from spite import layer  # noqa: E402
+from core import layer  # noqa: E402
+from games import sweeper  # noqa: E402
+from games.bot_runner import turns as bots  # noqa: E402
+from games.bot_runner.checks import bot_runner_refuse  # noqa: E402
+from games.bot_runner.worker import BotTurnConsumer  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
 bot_runner_refuse()  # servers run no system checks: refuse to start a runner that cannot play
@@ -28,7 +29,7 @@ routes = [*websocket_urlpatterns, *bench_floors()]
 
 
 class _AttachBotRunner:
-    """Hands the server's event loop to the bot runner and to ``spite.layer`` on every
+    """Hands the server's event loop to the bot runner and to ``core.layer`` on every
     connection (cheap, idempotent), so bot turns run as tasks on it and sync code's sends are
     handed to it without waiting."""
 

@@ -61,7 +61,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "spite.i18n.UserLanguageMiddleware",
+    "core.i18n.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -187,8 +187,8 @@ LANGUAGES = [
     ("my", "မြန်မာ"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Burmese, which Django has no formats for (spite/formats/my/formats.py).
-FORMAT_MODULE_PATH = ["spite.formats"]
+# Burmese, which Django has no formats for (core/formats/my/formats.py).
+FORMAT_MODULE_PATH = ["core.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -4,7 +4,8 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import pages as api_pages
-from spite import i18n, views
+from core import i18n
+from spite import views
 
 urlpatterns = [
     path("", views.home, name="home"),

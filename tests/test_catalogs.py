@@ -177,7 +177,7 @@ def _django_msgids() -> set[str]:
     return {entry.msgid for path in paths for entry in polib.pofile(str(path))}
 
 
-@pytest.mark.parametrize("module", ["spite/django_texts.py", "spite/formats/calendar_words.py"])
+@pytest.mark.parametrize("module", ["core/django_texts.py", "core/formats/calendar_words.py"])
 def test_the_django_texts_we_translate_are_still_djangos(module: str) -> None:
     """These modules list Django's own texts for our catalogs (Django's Bengali and Burmese
     lack them); a text Django reworded would silently stop being used."""

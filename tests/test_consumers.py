@@ -1,4 +1,4 @@
-"""spite.consumers.DirectDispatch: every socket of the site hands a message straight to its
+"""core.sockets.DirectDispatch: every socket of the site hands a message straight to its
 handler, without channels' per-message hop to the database thread (docs/performance.md)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from benchfloor.consumers import CommitConsumer, EchoConsumer
+from core.sockets import DirectDispatch
 from games.consumers import GameConsumer
 from leagues.consumers import QueueConsumer
 from lobby.consumers import NotificationConsumer
-from spite.consumers import DirectDispatch
 from tests.live_server import run_async
 
 

@@ -24,10 +24,10 @@ from django.utils import formats, translation
 
 import engine
 from accounts.models import User
+from core.i18n import language_for_scope, preferred_language
 from games.services import matches as match_services
 from games.services import play as play_services
 from leagues.models import League, Tournament
-from spite.i18n import language_for_scope, preferred_language
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 BENGALI = re.compile(r"[\u0980-\u09ff]")

@@ -1,4 +1,4 @@
-"""spite.layer.group_send_soon and send_soon: in a server they hand the send to the server's
+"""core.layer.group_send_soon and send_soon: in a server they hand the send to the server's
 loop and return at once (the database thread is not held); without one they send before
 returning; a failed send is logged, never raised."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from spite import layer
+from core import layer
 from tests.live_server import run_async
 
 
@@ -127,12 +127,12 @@ def test_a_failed_send_is_logged_not_raised(
             logged.set()
 
     catch = Catch(logging.ERROR)
-    logging.getLogger("spite.layer").addHandler(catch)
+    logging.getLogger("core.layer").addHandler(catch)
     try:
         _in_plain_thread(lambda: send("game-9", {"type": "x"}, what="version 4 of game 9"))
         assert logged.wait(5)
     finally:
-        logging.getLogger("spite.layer").removeHandler(catch)
+        logging.getLogger("core.layer").removeHandler(catch)
     assert records[0].getMessage() == "could not send version 4 of game 9"
     assert records[0].exc_info and isinstance(records[0].exc_info[1], ConnectionError)
 

@@ -19,8 +19,8 @@ from api.serializers.games import (
 )
 from api.throttles import MovesThrottle
 from api.views.common import Pagination, error_responses, paginated
+from core.errors import UNAUTHENTICATED, GameError
 from games import selectors, services
-from games.errors import UNAUTHENTICATED, GameError
 
 
 class GameDetailView(APIView):

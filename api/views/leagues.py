@@ -24,7 +24,7 @@ from api.serializers.leagues import (
     StandingsQuery,
 )
 from api.views.common import Pagination, error_responses, paginated, query_params
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from leagues import selectors, services
 from leagues.models import League, Membership
 from leagues.tournaments.selectors import league_tournaments

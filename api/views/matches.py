@@ -31,8 +31,8 @@ from api.serializers.matches import (
     ResignSerializer,
 )
 from api.views.common import Pagination, error_responses
+from core.errors import UNAUTHENTICATED, GameError
 from games import services
-from games.errors import UNAUTHENTICATED, GameError
 from games.models import Game, Match
 from games.selectors.matches import match_public_get, matches_public
 from leagues.services import league_get, ranked_match_create

@@ -20,7 +20,7 @@ from api.serializers.tournaments import (
     TournamentStandingSerializer,
 )
 from api.views.common import Pagination, error_responses, paginated, query_params
-from games.errors import GameError
+from core.errors import GameError
 from leagues.models import Tournament
 from leagues.services import league_get
 from leagues.tournaments import selectors

@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from games import clock
-from games.broadcast import viewer_key
-from games.errors import NOT_FOUND, GameError
+from core.errors import NOT_FOUND, GameError
+from games.clocks import turn as clock
+from games.clocks.presence import match_presence
 from games.models import SEATS, Game, Match, Move
 from games.selectors.actions import _may_undo, game_may_abort, game_seats_moved, game_undo_plan
-from games.selectors.presence import match_presence
+from games.sending.groups import viewer_key
 from games.spectators import spectator_count
 
 #: How many of the latest moves a state frame carries.
@@ -171,7 +171,7 @@ def _clock_info(game: Game) -> dict[str, Any] | None:
 
 def _presence_info(game: Game) -> list[dict[str, Any]] | None:
     """Each seat's ``{connected, grace_ends_at}`` while a ranked match is in play
-    (games.selectors.presence); null in a casual one or once over, when nobody keeps track."""
+    (games.clocks.presence); null in a casual one or once over, when nobody keeps track."""
     if not game.match.ranked or game.match.status != Match.Status.ACTIVE:
         return None
     return [state.to_dict() for state in match_presence(game.match)]

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import NOT_FOUND, GameError
+from core.errors import NOT_FOUND, GameError
 from games.models import Game, Match
 from games.selectors.frames import _rematch_info
 

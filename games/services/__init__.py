@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 
-from games.broadcast import game_event_send, game_notice_send
+from games.sending.groups import game_event_send, game_notice_send
 
 
 def _new_seed() -> int:

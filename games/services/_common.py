@@ -10,10 +10,11 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from games import notify, services
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games import services
 from games.models import SEATS, Game, Match, Move
 from games.selectors import game_event_frames, log_tail
+from games.sending import players as notify
 from games.services._rows import RowWrites, game_row_lock, move_row_insert, prefetched_log_tail
 
 RESIGN_SCOPES = ("game", "match")
@@ -121,9 +122,10 @@ def broadcast_on_commit(
 ) -> dict[str, list[dict[str, Any]]]:
     """Build every viewer's frames now (inside the transaction: they show exactly this
     version) and send them once the transaction commits; and when the change handed the turn
-    to a person, their ``your_turn`` on the per-user socket (``games.notify``). A service passes
+    to a person, their ``your_turn`` on the per-user socket
+    (``games.sending.players``). A service passes
     the engine's game and the log rows it holds (``log_append``) to spare a parse and a query.
-    Returns the frames by viewer key (``games.broadcast.viewer_key``)."""
+    Returns the frames by viewer key (``games.sending.groups.viewer_key``)."""
     frames = game_event_frames(
         game, game_ended=game_ended, match_ended=match_ended, engine_game=engine_game, log=log
     )
@@ -143,7 +145,7 @@ def user_frames_on_commit(frames: dict[int, list[dict[str, Any]]]) -> None:
 
 
 def _send_user_frames(frames: dict[int, list[dict[str, Any]]]) -> None:
-    notify.user_frames_send(frames)  # looked up now: tests patch games.notify.user_frames_send
+    notify.user_frames_send(frames)  # looked up now: tests patch it
 
 
 def _send_event(**kwargs: Any) -> None:

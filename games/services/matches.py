@@ -11,10 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.selectors import users_blocked_either_way
-from games import bots as bot_runner
-from games import clock, notify, services
-from games.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games import services
+from games.bot_runner import turns as bot_runner
+from games.clocks import turn as clock
 from games.models import BotLevel, Game, Match
+from games.sending import players as notify
 from games.services._common import acting_seat, notice_on_commit, user_frames_on_commit
 
 REMATCH_ACTIONS = ("offer", "accept", "decline")

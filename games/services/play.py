@@ -11,10 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from games import bots as bot_runner
-from games import clock
-from games.broadcast import viewer_key
-from games.errors import (
+from core.errors import (
     BAD_MESSAGE,
     FORBIDDEN,
     GAME_OVER,
@@ -25,9 +22,12 @@ from games.errors import (
     GameError,
     lazy_format,
 )
+from games.bot_runner import turns as bot_runner
+from games.clocks import turn as clock
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
 from games.selectors import game_may_abort, game_undo_plan, undo_allowed
+from games.sending.groups import viewer_key
 from games.services._common import (
     MAX_MOVE_ID,
     RESIGN_SCOPES,
@@ -57,7 +57,7 @@ def game_play_move(
 ) -> MoveResult:
     """Play ``move`` in game ``game_id`` for ``user`` (or, with ``bot=True``, for the bot in
     ``seat``), chosen against ``version``. ``timed_out``: the server plays it for ``user``,
-    whose time ran out (``games.services.clock.turn_timeout``), counting a timeout.
+    whose time ran out (``games.clocks.timeouts.turn_timeout``), counting a timeout.
 
     A ``move_id`` already recorded for this game returns the earlier result and applies
     nothing. Raises GameError: not_found, unauthenticated, forbidden, bad_message, game_over,

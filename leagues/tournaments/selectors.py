@@ -273,7 +273,7 @@ def tournaments_visible(*, league: Any = None, status: str | None = None) -> Any
 def tournament_visible_get(*, tournament_id: int, user: Any) -> Tournament:
     """The tournament, annotated as ``tournaments_visible``'s, or GameError not_found: for a
     missing one, and for a draft unless ``user`` may moderate its league."""
-    from games.errors import NOT_FOUND, GameError
+    from core.errors import NOT_FOUND, GameError
     from leagues.services import league_may_moderate
 
     tournament = _tournaments_annotated().filter(pk=tournament_id).first()

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from games.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Game, Match, Move
 from leagues.models import Entry, League, Membership, Round, Tournament, TournamentMatch
 from leagues.tournaments.pairing import (

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import engine
 from accounts import services
 from accounts.models import BotAccountRequest, User
-from games.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError
+from core.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match
 from games.selectors import game_state_frame
 from games.services import match_create, match_create_between

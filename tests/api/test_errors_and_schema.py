@@ -9,7 +9,7 @@ from django.core.management import call_command
 from rest_framework import exceptions
 
 from api.errors import STATUS, exception_handler
-from games.errors import CODES, GameError
+from core.errors import CODES, GameError
 
 EXPECTED = {
     "bad_message": 400,

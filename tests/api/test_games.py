@@ -11,7 +11,7 @@ import pytest
 import engine
 from api.views.games import MovesPagination
 from games import services
-from games.bots import bot_turn_run
+from games.bot_runner.turns import bot_turn_run
 from games.models import Game
 from games.refusals import refusal_message
 from games.selectors import game_state_frame

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 import engine
-from games import clock
+from games.clocks import turn as clock
 from games.models import Game, Match
 from leagues.models import League, Membership
 from tests.games.helpers import SMALL, seed_where
@@ -25,7 +25,7 @@ GRACE = 20  # seconds a disconnected player is waited for
 
 @dataclass
 class FakeClock:
-    """``games.clock.now`` while a test runs: stands still until ``advance``d."""
+    """``games.clocks.turn.now`` while a test runs: stands still until ``advance``d."""
 
     at: datetime = field(default_factory=timezone.now)
 

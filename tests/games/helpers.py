@@ -10,7 +10,7 @@ import pytest
 from django.db import connections
 
 import engine
-from games.errors import GameError
+from core.errors import GameError
 from games.models import Game, Match
 
 #: Small knobs, so whole matches take a few hundred moves (ARCHITECTURE.md).

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from core.errors import GameError
 from games import services
-from games.errors import GameError
 from games.models import Game, Match
 from games.selectors import game_state_frame
 from games.services import game_abort, game_play_move, game_resign

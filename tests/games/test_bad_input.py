@@ -21,8 +21,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
+from core.errors import CODES
 from games import services
-from games.errors import CODES
 from games.models import Game, Move
 from leagues.models import League, Membership, QueueEntry
 from lobby import services as lobby_services

@@ -1,4 +1,5 @@
-"""Where bots think (games/bot_thinking.py): the same move in a worker process as in a thread,
+"""Where bots think (games/bot_runner/thinking.py): the same
+move in a worker process as in a thread,
 the workers at a lowered priority, a broken pool replaced, and no process in thread mode.
 
 The rest of the suite thinks in the calling thread (tests/conftest.py); only the tests here
@@ -20,7 +21,8 @@ from django.conf import settings as django_settings
 
 import engine
 from engine.bots import names
-from games import bot_thinking, bots
+from games.bot_runner import thinking as bot_thinking
+from games.bot_runner import turns as bots
 from tests.live_server import run_async
 
 LEVELS = names()
@@ -96,7 +98,7 @@ def test_a_killed_worker_is_replaced(pool: None, caplog: pytest.LogCaptureFixtur
     broken = bot_thinking._executor
     assert broken is not None
     os.kill(broken.submit(os.getpid).result(), signal.SIGKILL)
-    with caplog.at_level(logging.WARNING, logger="games.bot_thinking"):
+    with caplog.at_level(logging.WARNING, logger="games.bot_runner.thinking"):
         for state, seat in POSITIONS:  # the first finds the pool broken, at once or later
             assert bot_thinking.think("expert", 3, state, seat) == in_thread(
                 "expert", 3, state, seat
@@ -125,7 +127,7 @@ def test_a_pool_that_keeps_breaking_falls_back_to_this_thread(
 
     monkeypatch.setattr(bot_thinking, "_pool", broken_pool)
     state, seat = POSITIONS[-1]
-    with caplog.at_level(logging.WARNING, logger="games.bot_thinking"):
+    with caplog.at_level(logging.WARNING, logger="games.bot_runner.thinking"):
         assert bot_thinking.think("expert", 4, state, seat) == in_thread("expert", 4, state, seat)
         move = run_async(bot_thinking.think_async("expert", 4, state, seat))
     assert move == in_thread("expert", 4, state, seat)

@@ -26,10 +26,11 @@ from channels.layers import get_channel_layer
 from channels.testing import ApplicationCommunicator
 from django.core.management import CommandError, call_command
 
-from games import bots, checks
-from games.bot_worker import BotTurnConsumer, BotWorker
+from core import layer
+from games.bot_runner import checks
+from games.bot_runner import turns as bots
+from games.bot_runner.worker import BotTurnConsumer, BotWorker
 from games.services import game_play_move
-from spite import layer
 from spite.asgi import application  # imported in thread mode: it refuses worker + in-memory
 from tests.games.helpers import a_side_move, current_game
 from tests.games.test_durability import (
@@ -258,7 +259,7 @@ def test_a_malformed_message_is_logged_and_dropped(
     async def played() -> bool:
         return bool(ran)
 
-    with caplog.at_level(logging.WARNING, logger="games.bot_worker"):
+    with caplog.at_level(logging.WARNING, logger="games.bot_runner.worker"):
         alive = run_async(deliver([*BAD_MESSAGES, {"type": "bot.turn", "game": 5}], played))
     assert alive  # the consumer went on: the good message after the bad ones was played
     assert ran == [5]
@@ -289,7 +290,7 @@ def test_the_worker_drops_a_message_without_a_type_and_goes_on_listening(
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
 
-    with caplog.at_level(logging.WARNING, logger="games.bot_worker"):
+    with caplog.at_level(logging.WARNING, logger="games.bot_runner.worker"):
         run_async(main())
     assert got == [{"type": "bot.turn", "game": 2}]
     assert "dropped a message without a type" in caplog.text

@@ -12,10 +12,11 @@ import pytest
 
 import engine
 from engine.bots.greedy import best_discard
-from games import clock, services, sweeper
+from games import services, sweeper
+from games.clocks import turn as clock
+from games.clocks.timeouts import deadlines_enforce, turn_timeout
 from games.models import Game, Match, Move
 from games.selectors import game_state_frame
-from games.services.clock import deadlines_enforce, turn_timeout
 from leagues.models import Membership, RatingChange, TournamentMatch
 from tests.games import clocks
 from tests.games.clocks import LIMIT, center_move, game_of, ranked_league, ranked_match, side_move

@@ -21,7 +21,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.errors import CODES, STALE_VERSION
+from core.errors import CODES, STALE_VERSION
 from games.models import Game, Move
 from tests.games.helpers import current_game, legal
 from tests.sockets import open_socket, session_cookie

@@ -1,4 +1,4 @@
-"""Sockets speak the connection's language (games.sockets.JsonSocket): chosen once at connect
+"""Sockets speak the connection's language (core.sockets.JsonSocket): chosen once at connect
 from the user's profile, the language cookie or the handshake's Accept-Language, and active in
 every handler, group event and service the socket runs (in the database thread too). A
 stand-in gettext marks each English text with the language active when it is read, so these
@@ -11,8 +11,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import translation
 
+from core.errors import NOT_FOUND, GameError
 from games import consumers
-from games.errors import NOT_FOUND, GameError
 from tests import sockets
 from tests.games.helpers import current_game
 from tests.sockets import frames, send

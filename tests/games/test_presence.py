@@ -13,9 +13,9 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from games import services, sweeper
+from games.clocks.attendance import presence_join, presence_leave
+from games.clocks.timeouts import deadlines_enforce, disconnect_forfeit
 from games.models import Game, Match, SeatPresence
-from games.services.clock import deadlines_enforce, disconnect_forfeit
-from games.services.presence import presence_join, presence_leave
 from leagues.models import RatingChange
 from tests import sockets
 from tests.games import clocks
@@ -271,7 +271,7 @@ def test_no_grace_in_a_league_without_one(alice, bob, seeds, fake_clock):
 
 
 def test_a_sockets_timer_is_told_when_the_next_deadline_or_grace_falls_due(match, fake_clock):
-    from games.services.clock import match_clock_enforce
+    from games.clocks.timeouts import match_clock_enforce
 
     game = game_of(match)
     at_table(match, 0, "alice-1")

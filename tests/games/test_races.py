@@ -22,8 +22,8 @@ import httpx
 import pytest
 from django.db import connection
 
+from core.errors import GameError
 from games import services
-from games.errors import GameError
 from games.models import Move
 from games.services import MoveResult
 from tests.games.helpers import SMALL, at_once, current_game, legal, seed_where

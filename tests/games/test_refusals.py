@@ -10,9 +10,9 @@ import pytest
 from django.utils import translation
 
 import engine
+from core.errors import ILLEGAL_MOVE, GameError
 from engine.cards import KING, RANK
 from games import refusals
-from games.errors import ILLEGAL_MOVE, GameError
 from games.refusals import card_label, refusal_message, stack_label
 
 

@@ -9,8 +9,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 import engine
+from core.errors import GameError
 from games import services
-from games.errors import GameError
 from games.models import Match
 from games.selectors import game_state_frame
 from games.services import game_abort, game_resign, match_rematch

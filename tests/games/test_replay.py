@@ -10,7 +10,7 @@ from django.urls import reverse
 
 import engine
 from games import services
-from games.bots import bot_turn_run
+from games.bot_runner.turns import bot_turn_run
 from games.models import Game
 from games.selectors import game_replay, game_replay_frames
 from games.services import game_play_move, game_resign, game_undo

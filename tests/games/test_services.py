@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 import engine
-from games.errors import GameError
+from core.errors import GameError
 from games.models import Game, Match, Move
 from games.refusals import card_label, refusal_message
 from games.services import game_play_move, game_resign, match_create
@@ -327,7 +327,7 @@ def test_a_bot_that_starts_plays_as_soon_as_the_match_is_created(alice, bot_star
 
 
 def test_two_runners_on_one_state_apply_one_move(alice, bot_starts, settings) -> None:
-    from games.bots import bot_turn_run
+    from games.bot_runner.turns import bot_turn_run
 
     settings.GAMES_BOT_RUNNER = "off"
     game = current_game(bot_starts(alice))
@@ -346,7 +346,7 @@ def test_two_runners_on_one_state_apply_one_move(alice, bot_starts, settings) ->
 
 
 def test_a_runner_whose_state_went_stale_gives_up_quietly(alice, bot_starts, settings) -> None:
-    from games.bots import bot_turn_run
+    from games.bot_runner.turns import bot_turn_run
 
     settings.GAMES_BOT_RUNNER = "off"
     game = current_game(bot_starts(alice))
@@ -383,7 +383,7 @@ def test_the_thread_runner_plays_off_the_calling_thread(
     import threading
     import time
 
-    from games import bots
+    from games.bot_runner import turns as bots
 
     seen: set[str] = set()
     real = bots.bot_turn_run
@@ -420,7 +420,7 @@ async def test_in_a_server_the_bot_turn_runs_on_the_event_loop_and_thinks_in_the
 
     from channels.db import database_sync_to_async
 
-    from games import bots
+    from games.bot_runner import turns as bots
 
     thinkers: set[str] = set()
     real_choose = bots._BotTurn.choose

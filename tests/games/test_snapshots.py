@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from core.errors import ILLEGAL_MOVE, NOT_YOUR_TURN, STALE_VERSION, GameError
 from games import services
-from games.errors import ILLEGAL_MOVE, NOT_YOUR_TURN, STALE_VERSION, GameError
 from games.models import Game, Match, Move
 from games.selectors import log_tail
 from games.services import _snapshots, play

@@ -1,4 +1,4 @@
-"""The plumbing every socket shares (games/sockets.py): the throttle, the decoding of frames and
+"""The plumbing every socket shares (core/sockets.py): the throttle, the decoding of frames and
 the dispatch by type. The sockets themselves are tested in test_consumers.py (both apps)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from games import sockets
+from core import sockets
+from core.errors import GameError
+from core.sockets import JsonSocket, TokenBucket
 from games.consumers import GameConsumer
-from games.errors import GameError
-from games.sockets import JsonSocket, TokenBucket
 from lobby.consumers import NotificationConsumer
 
 

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 import engine
+from core.errors import GameError
 from games import services
-from games.errors import GameError
 from games.models import Game, Move
 from games.selectors import game_replay, game_state_frame
 from games.services import game_play_move, game_undo

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.errors import CLOSED, FORBIDDEN, GameError
+from core.errors import CLOSED, FORBIDDEN, GameError
 from leagues import services
 from leagues.models import QueueEntry
 from leagues.tournaments import services as ts

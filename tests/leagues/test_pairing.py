@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from leagues.pairing import Waiting, Window, pairs
+from leagues.ranked_queue import Waiting, Window, pairs
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 WINDOW = Window(base=100, step=50, every=10, cap=600)

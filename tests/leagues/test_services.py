@@ -9,8 +9,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import GameError
 from games import services as game_services
-from games.errors import GameError
 from games.models import Match
 from leagues import glicko2, selectors, services
 from leagues.models import League, Membership, RatingChange

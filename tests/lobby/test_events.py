@@ -13,9 +13,9 @@ from asgiref.sync import sync_to_async
 
 import engine
 from api.services import api_token_create, api_token_revoke
-from games import notify
 from games import services as games
 from games.models import Game, Match
+from games.sending import players as notify
 from lobby import services as lobby
 from tests.accounts.factories import UserFactory
 from tests.games import conftest as games_fixtures
@@ -28,7 +28,7 @@ bot_starts = games_fixtures.bot_starts
 
 
 class Sent:
-    """What ``games.notify.user_frames_send`` was asked to send: every call (one group send
+    """What ``games.sending.players.user_frames_send`` was asked to send: every call (one group send
     per user in it), and the frames per user id."""
 
     def __init__(self) -> None:

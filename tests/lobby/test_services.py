@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import engine
 from accounts.services import user_block, user_delete
-from games.errors import GameError
+from core.errors import GameError
 from games.models import Game, Match
 from lobby import selectors, services
 from lobby.errors import LobbyError

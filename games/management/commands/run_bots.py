@@ -1,11 +1,13 @@
 """The bot worker: `python manage.py run_bots [--nice N]` plays the bots' turns in a process of
 its own (``GAMES_BOT_RUNNER = "worker"``, docs/games.md and docs/deploy.md).
 
-It marks this process as the bot worker (``games.bots.become_worker``), lowers its priority by
+It marks this process as the bot worker
+(``games.bot_runner.turns.become_worker``), lowers its priority by
 ``--nice`` (default ``GAMES_BOT_WORKER_NICE``), attaches its event loop to the bot runner and to
-``spite.layer`` (so a bot move's on-commit sends and the next turns run on it), resumes every
+``core.layer`` (so a bot move's on-commit sends and the next turns run on it), resumes every
 game where a bot is to move (``games.sweeper.bot_turns_resume``), and listens on
-``games.bots.bot_channel()`` with Channels' ``Worker`` (``games.bot_worker.BotWorker``) until
+``games.bot_runner.turns.bot_channel()`` with Channels' ``Worker``
+(``games.bot_runner.worker.BotWorker``) until
 SIGTERM or SIGINT. It loads ``spite.asgi`` like a server, so it also runs the sweeper thread every
 ``GAMES_SWEEPER_INTERVAL`` seconds. Several may run at once: a bot move is played with the move
 id ``bot-<version>``, so it is applied once however many workers play the turn.
@@ -24,9 +26,11 @@ from channels.routing import get_default_application
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import bot_thinking, bots, sweeper
-from games.bot_worker import BotWorker
-from spite import layer
+from core import layer
+from games import sweeper
+from games.bot_runner import thinking as bot_thinking
+from games.bot_runner import turns as bots
+from games.bot_runner.worker import BotWorker
 
 
 class Command(BaseCommand):

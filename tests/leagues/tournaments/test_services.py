@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.db.models import Q
 
-from games.errors import GameError
+from core.errors import GameError
 from games.models import Match
 from leagues.models import Entry, Membership, RatingChange, Round, Tournament, TournamentMatch
 from leagues.services import league_ratings_recompute

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import clock
+from games.clocks import turn as clock
 from games.models import SEATS, Match, SeatPresence
 
 

@@ -3,7 +3,7 @@
 ``bot_turn_schedule(game_id)`` is called on commit whenever a bot is to move. With
 ``settings.GAMES_BOT_RUNNER == "thread"`` (the default) inside a server process, the turn runs
 as a task on the server's event loop (``attach_loop``, called by ``spite/asgi.py``): the bot
-thinks in a pool of worker processes (``games.bot_thinking``; ``GAMES_BOT_THINK = "thread"``:
+thinks in a pool of worker processes (``games.bot_runner.thinking``; ``GAMES_BOT_THINK = "thread"``:
 in a small pool of worker threads, ``GAMES_BOT_WORKERS``), never on the thread that serves
 every table's moves and never inside the human's transaction; its moves go through the
 same service as a person's, and the pause between them (``GAMES_BOT_MOVE_DELAY``) holds no
@@ -14,9 +14,10 @@ sweeper still can't run bots then; for maintenance only).
 
 With ``"worker"`` the turns leave the web processes altogether: ``bot_turn_schedule`` sends
 ``{"type": "bot.turn", "game": game_id}`` on the channel ``bot_channel()`` (``BOT_CHANNEL``
-under the channel layer's prefix) with ``spite.layer.send_soon`` (never blocks, never raises)
+under the channel layer's prefix) with ``core.layer.send_soon`` (never blocks, never raises)
 and returns. ``manage.py run_bots`` (the bot worker, ``become_worker()``) listens on that
-channel (``games.bot_worker``) and, in its own process, runs each turn exactly as ``"thread"``
+channel
+(``games.bot_runner.worker``) and, in its own process, runs each turn exactly as ``"thread"``
 mode does in a server: a task on its loop, thinking per ``GAMES_BOT_THINK``. The channel is a
 doorbell (at most once): a turn whose message is lost, or that a dying worker cut off, is
 resumed by a sweep (the worker's own at start, and every server's sweeper, which sends again).
@@ -46,8 +47,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
 
-from games import bot_thinking
-from spite import layer
+from core import layer
+from games.bot_runner import thinking as bot_thinking
 
 logger = logging.getLogger(__name__)
 
@@ -272,7 +273,7 @@ def _bot_turn_next(game_id: int) -> _BotTurn | None:
 
 def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
     """Play the bot's moves in ``game_id`` while a bot is to move; return how many applied."""
-    from games.errors import GameError
+    from core.errors import GameError
 
     delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
     applied = refusals = 0
@@ -297,7 +298,7 @@ def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
 
 async def _bot_turn_async(game_id: int) -> int:
     """``bot_turn_run`` on the server's loop: thinking in the pool, pauses without a thread."""
-    from games.errors import GameError
+    from core.errors import GameError
 
     delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
     applied = refusals = 0

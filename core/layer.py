@@ -4,7 +4,8 @@ In the server, sync code runs in a worker thread (``database_sync_to_async``: on
 process does all of its database work). ``async_to_sync(layer.group_send)`` there would hold that
 thread until the event loop had run the send, so every other socket's database work waited
 behind it. ``group_send_soon`` (to a group) and ``send_soon`` (to one channel, e.g. the bot
-worker's, ``games.bots``) hand the send to the server's event loop and return at once; where no
+worker's,
+``games.bot_runner.turns``) hand the send to the server's event loop and return at once; where no
 server loop runs (a management command, a test without a server) they send before returning, as
 before.
 

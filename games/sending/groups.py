@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spite.layer import group_send_soon
+from core.layer import group_send_soon
 
 #: The consumer method a game event is dispatched to (``GameConsumer.game_event``).
 GAME_EVENT = "game.event"
@@ -24,7 +24,7 @@ def game_event_send(*, game_id: int, version: int, frames: dict[str, list[dict[s
 
     ``frames`` maps a viewer key ("0", "1" or "spectator", see ``viewer_key``) to the frames
     that viewer receives. Called from ``transaction.on_commit``; returns without waiting for the
-    send in the server (``spite.layer``); a failure is logged, never raised (the move is
+    send in the server (``core.layer``); a failure is logged, never raised (the move is
     committed whatever happens to the doorbell).
     """
     group_send_soon(

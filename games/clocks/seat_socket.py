@@ -18,10 +18,10 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from games import clock
-from games.selectors.presence import presence_refresh
-from games.services.clock import match_clock_enforce
-from games.services.presence import presence_join, presence_leave, presence_touch
+from games.clocks import turn as clock
+from games.clocks.attendance import presence_join, presence_leave, presence_touch
+from games.clocks.presence import presence_refresh
+from games.clocks.timeouts import match_clock_enforce
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Writes about who of a match's players is at the table (``SeatPresence``, one row per open
-player socket; the reads are ``games.selectors.presence``).
+player socket; the reads are ``games.clocks.presence``).
 
 A player socket joins on connect, refreshes its row every ``GAMES_PRESENCE_REFRESH`` seconds
 while open and leaves on disconnect; the sweeper closes rows a dead process left open
@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games import clock
+from games.clocks import turn as clock
+from games.clocks.presence import SeatState, match_presence, presence_frame, presence_ttl
 from games.models import Game, Match, SeatPresence
-from games.selectors.presence import SeatState, match_presence, presence_frame, presence_ttl
 from games.services._common import notice_on_commit
 
 

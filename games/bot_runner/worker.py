@@ -1,9 +1,10 @@
 """The bot worker's side of the channel layer (``GAMES_BOT_RUNNER = "worker"``, docs/games.md).
 
-The web processes send ``{"type": "bot.turn", "game": <id>}`` on ``games.bots.bot_channel()``;
+The web processes send ``{"type": "bot.turn", "game": <id>}`` on
+``games.bot_runner.turns.bot_channel()``;
 ``manage.py run_bots`` listens there with ``BotWorker`` (Channels' ``Worker``), which hands each
 message to ``BotTurnConsumer`` through the ``"channel"`` route of ``spite/asgi.py``. The consumer
-schedules the turn in this process (``games.bots.bot_turn_schedule_here``: a task on the
+schedules the turn in this process (``games.bot_runner.turns.bot_turn_schedule_here``: a task on the
 worker's loop, whatever the process is marked) and returns at once, so one slow turn never holds
 up the next message.
 
@@ -20,8 +21,8 @@ from typing import Any
 from channels.consumer import AsyncConsumer
 from channels.worker import Worker
 
-from games import bots
-from spite.consumers import DirectDispatch
+from core.sockets import DirectDispatch
+from games.bot_runner import turns as bots
 
 logger = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from typing import Any
 from django.urls import get_script_prefix, reverse
 
 from accounts.selectors import user_person
+from core.layer import group_send_soon
 from games.models import SEATS, Game, Match
 from games.selectors import matches_in_progress
-from spite.layer import group_send_soon
 
 #: The consumer method frames for one user are dispatched to (``NotificationConsumer.user_frames``).
 USER_FRAMES = "user.frames"

@@ -1,7 +1,7 @@
 """Time for the turn clock and the disconnect grace (docs/games.md, "Clocks and abandonment").
 
 ``now()`` is the one time source of both: every deadline is set and checked with it, so a
-test replaces it (``monkeypatch.setattr(games.clock, "now", ...)``) and moves time on without
+test replaces it (``monkeypatch.setattr(games.clocks.turn, "now", ...)``) and moves time on without
 sleeping. Call it as ``clock.now()``, never import the name.
 
 Only ranked matches of a league with ``turn_time_limit > 0`` have a turn clock, and only a seat

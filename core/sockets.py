@@ -4,7 +4,7 @@ token bucket (``throttled``), send a message to the handler its ``type`` names, 
 refusal (a ``GameError``) into an ``error`` frame. It also keeps the groups a socket joined,
 to leave them all when it closes.
 
-Each connection speaks one language, chosen at connect (``spite.i18n.language_for_scope``: the
+Each connection speaks one language, chosen at connect (``core.i18n.language_for_scope``: the
 user's profile, the language cookie, the handshake's Accept-Language) and active for everything
 the socket does, its handlers, its group events and the services they run in the database
 thread (Django's active language is a context variable, which ``database_sync_to_async``
@@ -21,15 +21,34 @@ import json
 import time
 from typing import Any, ClassVar
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import BAD_MESSAGE, THROTTLED, GameError, lazy_format
-from spite.consumers import DirectDispatch
-from spite.i18n import language_for_scope
+from core.errors import BAD_MESSAGE, THROTTLED, GameError, lazy_format
+from core.i18n import language_for_scope
+
+
+class DirectDispatch:
+    """Hands each message straight to its handler.
+
+    Channels (4.2 and later) first runs ``close_old_connections`` through ``sync_to_async``,
+    i.e. in the process's one database thread, for every message a consumer gets: every frame
+    from the client and every group event. Under load every state frame then waited in that
+    thread's queue behind other tables' moves (docs/performance.md). Our handlers reach the
+    database only through ``database_sync_to_async``, which closes old connections in that
+    thread around each call, so the hop bought nothing.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
 
 #: Close codes after a refusal on connect (4000 to 4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401

@@ -27,11 +27,11 @@ from datetime import datetime
 from django.db import transaction
 
 import engine
+from core.errors import GameError
 from engine.bots.greedy import best_discard
-from games import clock
-from games.errors import GameError
+from games.clocks import turn as clock
+from games.clocks.presence import abandoned_seat, match_presence
 from games.models import Game, Match, SeatPresence
-from games.selectors.presence import abandoned_seat, match_presence
 from games.services._common import broadcast_on_commit, game_lock
 from games.services.play import _game_finish, game_play_move
 
