@@ -166,11 +166,11 @@ def run_service(k: int) -> dict[str, Any]:
     import engine
     from games import services
     from games.models import Game
+    from games.sending import changes
     from games.sending import players as notify
-    from games.services import _common
 
     frames_span, turn_span = _Span(), _Span()
-    _wrap(_common, "game_event_frames", frames_span)
+    _wrap(changes, "game_event_frames", frames_span)
     _wrap(notify, "turn_passed_frames", turn_span)
     alice, bob, _ = _players()
     game = _new_game(alice, bob)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from typing import Any, ClassVar
 
 from asgiref.sync import sync_to_async
@@ -20,8 +19,6 @@ from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
 from games.selectors import game_connect
 from games.sending.groups import GAME_NOTICE, game_group, viewer_key
-
-logger = logging.getLogger(__name__)
 
 
 class GameConsumer(SeatClockMixin, JsonSocket):
@@ -39,7 +36,6 @@ class GameConsumer(SeatClockMixin, JsonSocket):
     last_version: int
     watching: bool
     refresher: asyncio.Task[None] | None
-    prefetching: asyncio.Task[None] | None
 
     async def connect(self) -> None:
         sweeper.start()  # no-op once running, or when disabled
@@ -50,7 +46,6 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         self.last_version = -1
         self.watching = False
         self.refresher = None
-        self.prefetching = None
         self.spectators_sent: int | None = None
         await self.accept()
         await self.join(game_group(self.game_id))  # before reading: no change slips between
@@ -66,16 +61,12 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if self.seat is None:  # a spectator: counted (with itself) before its first state
             frame["spectators"] = await self._watch()
         await self._send_state(frame)
-        self._prefetch_for_my_turn(frame)
         if self.watching:
             await self._announce_spectators(frame["spectators"])
         if frame["match"]["ranked"] and frame["match"]["status"] == "active":
             await self.seat_present()  # a player at a ranked table: presence and clock
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "prefetching", None) is not None:
-            with contextlib.suppress(Exception):  # logged by _log_prefetch_failure
-                await self.prefetching  # one read: let it finish with the connection
         await self.seat_absent()
         if getattr(self, "watching", False):
             await self._unwatch()
@@ -208,7 +199,6 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if frames is None:
             return  # no frames for this viewer: ask for nothing, the next sync sets it right
         await self._send_version(event["version"], frames)
-        self._prefetch_for_my_turn(frames[0])
 
     async def _send_version(self, version: int, frames: Any) -> None:
         """This viewer's frames of ``version``, unless the socket already sent that version."""
@@ -223,24 +213,6 @@ class GameConsumer(SeatClockMixin, JsonSocket):
                 self.spectators_sent = frame.get("spectators")
         self.last_version = version
 
-    def _prefetch_for_my_turn(self, state: dict[str, Any]) -> None:
-        """When ``state`` gives this socket's seat the turn, have the game read ahead of the
-        move (``services.game_snapshot_prefetch``, in the background) unless this process
-        holds it already: the move then needs no read of its own (games/services/_snapshots.py).
-        """
-        if (
-            self.seat is None
-            or state.get("type") != "state"
-            or state["game"]["status"] != "active"
-            or state["view"]["to_move"] != self.seat
-            or not services.game_snapshot_wanted(game_id=self.game_id, version=state["version"])
-            or (self.prefetching is not None and not self.prefetching.done())
-        ):
-            return
-        read = database_sync_to_async(services.game_snapshot_prefetch)(game_id=self.game_id)
-        self.prefetching = asyncio.get_running_loop().create_task(read)
-        self.prefetching.add_done_callback(_log_prefetch_failure)
-
     async def game_notice(self, event: dict[str, Any]) -> None:
         """A frame outside the game's versions, the same for everyone: forward it (a spectator
         count only when it tells this socket something new)."""
@@ -254,9 +226,3 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             frame = {"type": "spectators", "count": count}
             self.spectators_sent = count
         await self.send_json(frame)
-
-
-def _log_prefetch_failure(task: asyncio.Task[None]) -> None:
-    """A read ahead that failed costs only the read: the move reads for itself."""
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        logger.warning("could not read a game ahead of its move", exc_info=exc)

@@ -279,9 +279,6 @@ LOGGING = {
 }
 
 # Live games (docs/games.md): the bot runner, the sweeper, the table's socket.
-# How many games' latest rows a process keeps, so a move needs no locked read first: one
-# statement, guarded (games/services/_snapshots.py; PostgreSQL only; ~22 KiB a game). 0: none.
-GAMES_MOVE_SNAPSHOTS = env.int("GAMES_MOVE_SNAPSHOTS", default=1024)
 # GAMES_BOT_RUNNER: "thread" (in each server process, off the request path), "worker" (in
 # `manage.py run_bots` processes of their own, reached through the channel layer: needs
 # REDIS_URL), "inline" (tests: the bot plays right after the commit, in the same thread) or "off".

@@ -18,17 +18,6 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.GAMES_SWEEPER_INTERVAL = 0
 
 
-@pytest.fixture(autouse=True)
-def _no_snapshots_from_earlier_tests():
-    """A process keeps games' rows for their next moves (games/services/_snapshots.py); one
-    test's rows are gone in the next, so each starts with none."""
-    from games.services._snapshots import snapshots_clear
-
-    snapshots_clear()
-    yield
-    snapshots_clear()
-
-
 @pytest.fixture
 def marked(monkeypatch: pytest.MonkeyPatch) -> None:
     """gettext (and its kin) answer "[<active language>]<English>": a test sees in which

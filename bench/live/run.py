@@ -277,13 +277,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="thread: the servers play the bots' turns; worker: one manage.py run_bots process "
         "beside them does (GAMES_BOT_RUNNER=worker; pg configurations only)",
     )
-    parser.add_argument(
-        "--move-snapshots",
-        type=int,
-        metavar="N",
-        help="the servers' GAMES_MOVE_SNAPSHOTS (games whose rows a process keeps for moves on "
-        "a snapshot; 0: none, every move locked); default: the site's (docs/games.md)",
-    )
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
     parser.add_argument(
@@ -340,7 +333,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "tables": tables,
         "bot_tables": args.bot_tables,
         "bot_runner": args.bot_runner,
-        "move_snapshots": args.move_snapshots,
         "rate": args.rate,
         "duration_s": duration,
         "throttle_lifted": lift,
@@ -351,7 +343,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"bench/live: {args.config}, {args.server} x{processes}, {tables} tables + "
         f"{args.bot_tables} bot tables"
         + (" (bots in a run_bots worker)" if args.bot_runner == "worker" else "")
-        + ("" if args.move_snapshots is None else f", GAMES_MOVE_SNAPSHOTS={args.move_snapshots}")
         + f", {args.rate} move/s per table, {duration:.0f} s"
         + (" (socket throttle lifted: the rate needs it)" if lift else "")
         + f"; logs in {logdir}"
@@ -365,8 +356,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             lift_throttle=lift,
         )
         env["GAMES_BOT_RUNNER"] = args.bot_runner
-        if args.move_snapshots is not None:
-            env["GAMES_MOVE_SNAPSHOTS"] = str(args.move_snapshots)
         srv.manage(env, "migrate", "--noinput")
         spare = spare_games(args, tables)
         made = json.loads(

@@ -18,7 +18,7 @@ from django.db import transaction
 from games.clocks import turn as clock
 from games.clocks.presence import SeatState, match_presence, presence_frame, presence_ttl
 from games.models import Game, Match, SeatPresence
-from games.services._common import notice_on_commit
+from games.sending.changes import notice_on_commit
 
 
 def _match_locked(match_id: int) -> Match:

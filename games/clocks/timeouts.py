@@ -32,8 +32,10 @@ from engine.bots.greedy import best_discard
 from games.clocks import turn as clock
 from games.clocks.presence import abandoned_seat, match_presence
 from games.models import Game, Match, SeatPresence
-from games.services._common import broadcast_on_commit, game_lock
+from games.sending.changes import broadcast_on_commit
+from games.services._common import game_lock
 from games.services.play import _game_finish, game_play_move
+from games.services.store import GameRow, row_write
 
 logger = logging.getLogger(__name__)
 
@@ -56,14 +58,21 @@ def timeout_move(state: dict[str, object]) -> str:
     return best_discard(engine.Game.from_dict(state)).text
 
 
-def _match_forfeit(game: Game, *, seat: int, reason: str) -> None:
-    """``seat`` forfeits the match of ``game`` (locked): the game ends with 0 points for the
+def _match_forfeit(row: GameRow, *, seat: int, reason: str) -> None:
+    """``seat`` forfeits the match of ``row``'s game (locked): the game ends with 0 points for the
     opponent, the match for the opponent; rated and reported like any finished match."""
+    game = row.game
     game.version += 1
     _game_finish(game, winner=1 - seat, points=0, reason=reason, match_reason=reason)
     game.turn_deadline = None
-    game.save()
-    broadcast_on_commit(game, game_ended=True, match_ended=True)
+    row_write(row)
+    broadcast_on_commit(
+        game,
+        to_move_before=row.to_move_before,
+        log=row.log_tail,
+        game_ended=True,
+        match_ended=True,
+    )
 
 
 def turn_timeout(*, game_id: int, now: datetime | None = None) -> TimeoutResult | None:
@@ -71,8 +80,8 @@ def turn_timeout(*, game_id: int, now: datetime | None = None) -> TimeoutResult 
     due (no deadline, not yet, the game or match over)."""
     now = now or clock.now()
     with transaction.atomic():
-        game = game_lock(game_id)
-        match = game.match
+        row = game_lock(game_id)
+        game, match = row.game, row.match
         deadline = game.turn_deadline
         if deadline is None or deadline > now:
             return None
@@ -86,7 +95,7 @@ def turn_timeout(*, game_id: int, now: datetime | None = None) -> TimeoutResult 
         count = clock.timeouts_of(match, seat) + 1
         if count >= clock.max_timeouts():
             clock.timeouts_set(match, seat, count)
-            _match_forfeit(game, seat=seat, reason=Match.EndReason.TIMEOUT)
+            _match_forfeit(row, seat=seat, reason=Match.EndReason.TIMEOUT)
             return TimeoutResult(game.pk, seat, count, None, True)
         move = timeout_move(game.state)
         # No move id: a player's own ids could otherwise shadow the server's (the deadline,
@@ -111,14 +120,14 @@ def disconnect_forfeit(*, match_id: int, now: datetime | None = None) -> int | N
     if game_id is None:
         return None
     with transaction.atomic():
-        game = game_lock(game_id)
-        match = game.match
+        row = game_lock(game_id)
+        game, match = row.game, row.match
         if not game.is_active or match.status != Match.Status.ACTIVE:
             return None
         seat = abandoned_seat(match_presence(match, now=now), now)
         if seat is None:
             return None
-        _match_forfeit(game, seat=seat, reason=Match.EndReason.ABANDONED)
+        _match_forfeit(row, seat=seat, reason=Match.EndReason.ABANDONED)
     return seat
 
 

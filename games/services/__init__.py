@@ -7,20 +7,16 @@ the transaction commits — broadcasts each viewer's frames and wakes the bot ru
 
 A package since it grew past a few hundred lines (ARCHITECTURE.md): ``matches`` creates
 matches, deals games and handles rematches; ``play`` moves, resigns, takes back and aborts;
-``_common`` holds the lock, the seat checks and the broadcast; ``_rows`` a move's SQL;
-``_snapshots`` the rows a process keeps so a move can skip the locked read. Import names from
-here.
+``_common`` holds the locked read, the seat checks and a move's result; ``store`` a change's
+SQL (the locked read as a ``GameRow``, and its write). Import names from here.
 
-Two names here are the package's patch points, looked up at call time by the modules inside:
-``_new_seed`` (every secret seed; tests make it deterministic) and ``game_event_send`` (the
-doorbell; tests silence it to play a lost message).
+``_new_seed`` is the package's patch point, looked up at call time by the modules inside: every
+secret seed (tests make it deterministic). The doorbell's is ``games.sending.groups``.
 """
 
 from __future__ import annotations
 
 import secrets
-
-from games.sending.groups import game_event_send, game_notice_send
 
 
 def _new_seed() -> int:
@@ -29,10 +25,6 @@ def _new_seed() -> int:
 
 
 from games.services._common import MAX_MOVE_ID, RESIGN_SCOPES, MoveResult  # noqa: E402
-from games.services._snapshots import (  # noqa: E402
-    game_snapshot_prefetch,
-    game_snapshot_wanted,
-)
 from games.services.matches import (  # noqa: E402
     REMATCH_ACTIONS,
     RematchResult,
@@ -54,12 +46,8 @@ __all__ = [
     "MoveResult",
     "RematchResult",
     "game_abort",
-    "game_event_send",
-    "game_notice_send",
     "game_play_move",
     "game_resign",
-    "game_snapshot_prefetch",
-    "game_snapshot_wanted",
     "game_undo",
     "match_create",
     "match_create_between",

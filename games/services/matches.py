@@ -17,7 +17,8 @@ from games.bot_runner import turns as bot_runner
 from games.clocks import turn as clock
 from games.models import BotLevel, Game, Match
 from games.sending import players as notify
-from games.services._common import acting_seat, notice_on_commit, user_frames_on_commit
+from games.sending.changes import notice_on_commit, user_frames_on_commit
+from games.services._common import acting_seat
 
 REMATCH_ACTIONS = ("offer", "accept", "decline")
 #: The lobby's words for any refusal to play someone (a block is never revealed to the blocked).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -27,21 +26,18 @@ from games.clocks import turn as clock
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
 from games.selectors import game_may_abort, game_undo_plan, undo_allowed
+from games.sending.changes import broadcast_on_commit
 from games.sending.groups import viewer_key
 from games.services._common import (
     MAX_MOVE_ID,
     RESIGN_SCOPES,
     MoveResult,
     acting_seat,
-    broadcast_on_commit,
     game_lock,
-    log_append,
-    note_turn,
     opponent_phrase,
 )
-from games.services._rows import RowWrites, game_row_save
-from games.services._snapshots import snapshot_forget, snapshot_store, snapshot_take
 from games.services.matches import game_create
+from games.services.store import log_append, row_write
 
 
 def game_play_move(
@@ -59,6 +55,10 @@ def game_play_move(
     ``seat``), chosen against ``version``. ``timed_out``: the server plays it for ``user``,
     whose time ran out (``games.clocks.timeouts.turn_timeout``), counting a timeout.
 
+    One transaction: lock and read (``game_lock``: the game, its match and the log's tail),
+    check the seat, the turn and the version, let the engine play it, write the log row and the
+    game, and build every viewer's frames, sent once the transaction commits.
+
     A ``move_id`` already recorded for this game returns the earlier result and applies
     nothing. Raises GameError: not_found, unauthenticated, forbidden, bad_message, game_over,
     not_your_turn, stale_version, illegal_move (with the engine's code and params).
@@ -74,18 +74,9 @@ def game_play_move(
         raise GameError(BAD_MESSAGE, _("A move is a text such as h:7D-c2."))
     acting: int | None = None
     try:
-        if not timed_out:
-            snapshot = snapshot_take(game_id, version)
-            if snapshot is not None:
-                acting = _acting_on_snapshot(snapshot, user=user, bot=bot, seat=seat)
-                if acting is not None:
-                    result = _play_on_snapshot(snapshot, acting, move, move_id)
-                    if result is not None:
-                        return result
-                acting = None
         with transaction.atomic():
-            game = game_lock(game_id, log_tail=True)
-            match = game.match
+            row = game_lock(game_id)
+            game, match = row.game, row.match
             acting = acting_seat(match, user=user, bot=bot, seat=seat)
             fresh = game.is_active and game.to_move == acting and version == game.version
             if move_id and not fresh:
@@ -113,52 +104,43 @@ def game_play_move(
                     params={"version": game.version},
                 )
             played, parsed = _engine_move(game, move)
-            recorded = _record(
-                game, acting=acting, played=played, parsed=parsed, move_id=move_id,
-                timed_out=timed_out,
-            )  # fmt: skip
-            recorded.writes.run()
-            return _moved(game, acting, recorded)
+            game.state = played.to_dict()
+            game.version += 1
+            log = log_append(row, seat=acting, text=str(parsed), client_move_id=move_id)
+            game_ended = match_ended = False
+            if played.outcome is not None:
+                outcome = played.outcome
+                match_ended = _game_finish(
+                    game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
+                )
+                game_ended = True
+            clock.after_move(game, acting=acting, timed_out=timed_out)
+            row_write(row)
+            event_frames = broadcast_on_commit(
+                game,
+                to_move_before=row.to_move_before,
+                log=log,
+                game_ended=game_ended,
+                match_ended=match_ended,
+                engine_game=played,
+            )
+            if game.is_active and match.is_bot(game.to_move):
+                transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+            return MoveResult(
+                game_id=game.pk,
+                version=game.version,
+                ply=log[-1]["ply"],
+                seat=acting,
+                move=str(parsed),
+                replayed=False,
+                frames=tuple(event_frames.get(viewer_key(acting), ())),
+            )
     except IntegrityError:
         # The log's unique constraint: this id was used before, at the current version.
         earlier = _move_by_id(game_id, move_id) if move_id and acting is not None else None
         if earlier is None or acting is None:
             raise
         return _replayed(earlier, acting)
-
-
-def _acting_on_snapshot(game: Game, *, user: Any, bot: bool, seat: int | None) -> int | None:
-    """The seat that acts, if the snapshot says it may move now without changing the match
-    (a seat with timeouts in a row would have them reset); else None: the locked path decides,
-    and words any refusal."""
-    match = game.match
-    try:
-        acting = acting_seat(match, user=user, bot=bot, seat=seat)
-    except GameError:
-        return None
-    playable = game.is_active and match.status == Match.Status.ACTIVE and game.to_move == acting
-    return acting if playable and not clock.timeouts_of(match, acting) else None
-
-
-def _play_on_snapshot(game: Game, acting: int, move: str, move_id: str) -> MoveResult | None:
-    """The move on this process's snapshot of the game (``games.services._snapshots``):
-    no lock, no read, one statement. None, with nothing written, when the locked path must
-    play it instead: a move the engine refuses or that ends the game (both may depend on
-    rows the snapshot does not hold), or rows that changed since the snapshot was read."""
-    note_turn(game)
-    try:
-        played, parsed = _engine_move(game, move)
-    except GameError:
-        return None
-    if played.outcome is not None:
-        return None
-    recorded = _record(
-        game, acting=acting, played=played, parsed=parsed, move_id=move_id, timed_out=False
-    )
-    if not recorded.writes.run_if_unchanged():
-        snapshot_forget(game.pk)
-        return None
-    return _moved(game, acting, recorded)
 
 
 def _engine_move(game: Game, move: str) -> tuple[engine.Game, engine.Move]:
@@ -175,68 +157,6 @@ def _engine_move(game: Game, move: str) -> tuple[engine.Game, engine.Move]:
             engine_code=exc.code,
         ) from exc
     return played, parsed
-
-
-@dataclass(frozen=True, slots=True)
-class _Recorded:
-    played: engine.Game
-    move: str
-    log: list[dict[str, Any]]
-    writes: RowWrites
-    game_ended: bool
-    match_ended: bool
-
-
-def _record(
-    game: Game,
-    *,
-    acting: int,
-    played: engine.Game,
-    parsed: engine.Move,
-    move_id: str,
-    timed_out: bool,
-) -> _Recorded:
-    """Put the played move on ``game``: its state and version, the log row and the game's
-    update queued (written by the caller), the game and match ended if the engine says so,
-    the turn clock kept."""
-    game.state = played.to_dict()
-    game.version += 1
-    writes = RowWrites()  # the log row and the game's update: sent together
-    log = log_append(game, seat=acting, text=str(parsed), client_move_id=move_id, writes=writes)
-    game_ended = match_ended = False
-    if played.outcome is not None:
-        outcome = played.outcome
-        match_ended = _game_finish(
-            game, winner=outcome.winner, points=outcome.points, reason=outcome.reason
-        )
-        game_ended = True
-    clock.after_move(game, acting=acting, timed_out=timed_out)
-    game_row_save(game, writes=writes)
-    return _Recorded(played, str(parsed), log, writes, game_ended, match_ended)
-
-
-def _moved(game: Game, acting: int, recorded: _Recorded) -> MoveResult:
-    """After the move's rows are written: every viewer's frames and the bot's turn once the
-    change commits, the game kept as this process's snapshot of it; the mover's result."""
-    event_frames = broadcast_on_commit(
-        game,
-        game_ended=recorded.game_ended,
-        match_ended=recorded.match_ended,
-        engine_game=recorded.played,
-        log=recorded.log,
-    )
-    if game.is_active and game.match.is_bot(game.to_move):
-        transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
-    transaction.on_commit(partial(snapshot_store, game, recorded.log))
-    return MoveResult(
-        game_id=game.pk,
-        version=game.version,
-        ply=recorded.log[-1]["ply"],
-        seat=acting,
-        move=recorded.move,
-        replayed=False,
-        frames=tuple(event_frames.get(viewer_key(acting), ())),
-    )
 
 
 def _move_by_id(game_id: int, move_id: str) -> Move | None:
@@ -267,7 +187,8 @@ def game_resign(*, game_id: int, user: Any, scope: str) -> Game:
     if scope not in RESIGN_SCOPES:
         raise GameError(BAD_MESSAGE, _('Resign the "game" or the "match".'))
     with transaction.atomic():
-        game = game_lock(game_id)
+        row = game_lock(game_id)
+        game = row.game
         seat = acting_seat(game.match, user=user, bot=False, seat=None)
         if not game.is_active:
             raise GameError(GAME_OVER, _("This game is over."))
@@ -280,8 +201,14 @@ def game_resign(*, game_id: int, user: Any, scope: str) -> Game:
             reason=Game.Reason.RESIGNED,
             match_resigned=scope == "match",
         )
-        game.save()
-        broadcast_on_commit(game, game_ended=True, match_ended=match_ended)
+        row_write(row)
+        broadcast_on_commit(
+            game,
+            to_move_before=row.to_move_before,
+            log=row.log_tail,
+            game_ended=True,
+            match_ended=match_ended,
+        )
     return game
 
 
@@ -300,8 +227,8 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
     if isinstance(version, bool) or not isinstance(version, int):
         raise GameError(BAD_MESSAGE, _("An undo needs the version it was asked against."))
     with transaction.atomic():
-        game = game_lock(game_id)
-        match = game.match
+        row = game_lock(game_id)
+        game, match = row.game, row.match
         seat = acting_seat(match, user=user)
         if not undo_allowed(match):
             raise GameError(
@@ -331,9 +258,9 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
             )
         game.state = plan.state
         game.version += 1
-        log = log_append(game, seat=seat, kind=Move.Kind.UNDO, text="undo", undoes=plan.moves)
-        game.save()
-        broadcast_on_commit(game, log=log)
+        log = log_append(row, seat=seat, kind=Move.Kind.UNDO, text="undo", undoes=plan.moves)
+        row_write(row)
+        broadcast_on_commit(game, to_move_before=row.to_move_before, log=log)
     return game
 
 
@@ -346,8 +273,8 @@ def game_abort(*, game_id: int, user: Any) -> Game:
     reason ``aborted``. GameError: not_found, unauthenticated, forbidden, game_over.
     """
     with transaction.atomic():
-        game = game_lock(game_id)
-        match = game.match
+        row = game_lock(game_id)
+        game, match = row.game, row.match
         seat = acting_seat(match, user=user)
         if not game.is_active or match.status != Match.Status.ACTIVE:
             raise GameError(GAME_OVER, _("This game is over."))
@@ -369,8 +296,14 @@ def game_abort(*, game_id: int, user: Any) -> Game:
         match.winner = None
         match.finished_at = now
         match.save()
-        game.save()
-        broadcast_on_commit(game, game_ended=True, match_ended=True)
+        row_write(row)
+        broadcast_on_commit(
+            game,
+            to_move_before=row.to_move_before,
+            log=row.log_tail,
+            game_ended=True,
+            match_ended=True,
+        )
     return game
 
 
@@ -395,7 +328,7 @@ def _game_finish(
     game.points = points if winner is not None else 0
     game.reason = reason
     game.finished_at = now
-    match = game.match  # locked with the game by _game_lock
+    match = game.match  # locked with the game by game_lock
     if winner is not None:
         if winner == 0:
             match.score0 += game.points

@@ -16,6 +16,7 @@ from games import services
 from games.models import Game
 from games.refusals import refusal_message
 from games.selectors import game_event_frames, game_state_frame
+from games.sending import groups
 from tests import sockets
 from tests.games.helpers import a_center_move, a_side_move, current_game, legal
 from tests.sockets import QUIET, frames, send
@@ -378,7 +379,7 @@ async def test_sync_after_a_missed_event_brings_the_current_state(
     communicator = await open_socket(table.pk, alice_cookie)
     try:
         await communicator.receive_json_from()
-        monkeypatch.setattr(services, "game_event_send", lambda **kwargs: None)  # a lost doorbell
+        monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: None)  # a lost doorbell
         await sync_to_async(services.game_play_move)(
             game_id=table.pk, user=alice, move=a_center_move(table), version=0, move_id="lost"
         )
@@ -398,7 +399,7 @@ async def test_the_mover_is_answered_without_waiting_for_the_channel_layer(
     communicator = await open_socket(table.pk, alice_cookie)
     try:
         await communicator.receive_json_from()
-        monkeypatch.setattr(services, "game_event_send", lambda **kwargs: None)
+        monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: None)
         await send(
             communicator, {"type": "move", "move": a_center_move(table), "version": 0, "id": "q"}
         )

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Game
 from games.selectors import game_connect, game_event_frames, game_may_abort
+from games.sending import groups
 from tests.games.helpers import SMALL, legal
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +79,7 @@ def test_the_frames_sent_after_a_move_equal_the_frames_read_afresh(
     """The service builds the frames from the engine game and log rows it holds; they must be
     exactly what reading the game and its log again gives."""
     sent: list[dict] = []
-    monkeypatch.setattr(services, "game_event_send", lambda **kwargs: sent.append(kwargs))
+    monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: sent.append(kwargs))
     game = _game(alice, bob)
     users = {0: alice, 1: bob}
     for i in range(45):
@@ -102,7 +103,7 @@ def test_a_moves_result_carries_the_movers_frames_of_its_event(
 ) -> None:
     """The socket that sent the move answers with these at once (games.consumers._on_move)."""
     sent: list[dict] = []
-    monkeypatch.setattr(services, "game_event_send", lambda **kwargs: sent.append(kwargs))
+    monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: sent.append(kwargs))
     game = _game(alice, bob)
     seat = game.to_move
     with django_capture_on_commit_callbacks(execute=True):

@@ -284,7 +284,7 @@ def test_a_tied_game_scores_nothing_and_the_match_goes_on(alice, human_starts) -
 
     match = human_starts(alice)
     with transaction.atomic():
-        game = game_lock(current_game(match).pk)
+        game = game_lock(current_game(match).pk).game
         game.version += 1
         ended = _game_finish(game, winner=None, points=0, reason="stock_depleted")
         game.save()

@@ -1,8 +1,8 @@
-"""games.services._rows: a move's rows written out as SQL do exactly what the ORM would. The
-lock reads every field of the game, the match and both seated users as select_related does;
-the update writes the changed fields only; the log row and the log's tail match the ORM's; a
-move's statements travel together on PostgreSQL (three round trips: BEGIN with the lock and the
-tail, the log row with the update, COMMIT)."""
+"""games.services.store: a change's rows written out as SQL do exactly what the ORM would. The
+lock reads every field of the game, the match and both seated users as select_related does, and
+the log's tail; the write sends the changed fields only; the log row matches the ORM's; a move's
+statements travel together on PostgreSQL (three round trips: BEGIN with the lock and the tail,
+the log row with the update, COMMIT); nothing is left on the model instances."""
 
 from __future__ import annotations
 
@@ -14,13 +14,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Match, Move
 from games.selectors import log_tail
-from games.services._rows import (
-    RowWrites,
-    game_row_lock,
-    game_row_save,
-    move_row_insert,
-    prefetched_log_tail,
-)
+from games.services.store import GameRow, log_append, row_lock, row_write
 from tests.games.helpers import SMALL, a_center_move, current_game, legal
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +24,17 @@ def _fields(instance) -> dict:
     return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
 
-def _assert_same(game_id: int) -> None:
+def _lock(game_id: int) -> GameRow | None:
     with transaction.atomic():
-        locked = game_row_lock(game_id)
+        return row_lock(game_id)
+
+
+def _assert_same(game_id: int) -> None:
+    row = _lock(game_id)
+    assert row is not None
+    locked = row.game
+    assert row.log_tail == log_tail(game_id)
+    assert row.read == _fields(locked) and row.to_move_before == locked.to_move
     expected = Game.objects.select_related("match__user0", "match__user1").get(pk=game_id)
     assert locked is not None
     assert _fields(locked) == _fields(expected)
@@ -59,9 +61,8 @@ def test_a_game_against_a_bot_reads_an_empty_seat_as_none(alice) -> None:
     match = services.match_create(user=alice, bot="random", rules=SMALL)
     game = current_game(match)
     _assert_same(game.pk)
-    with transaction.atomic():
-        locked = game_row_lock(game.pk)
-    assert locked is not None and None in (locked.match.user0, locked.match.user1)
+    row = _lock(game.pk)
+    assert row is not None and None in (row.match.user0, row.match.user1)
 
 
 def test_an_ended_game_reads_its_end_as_the_orm_reads_it(alice, bob) -> None:
@@ -73,22 +74,24 @@ def test_an_ended_game_reads_its_end_as_the_orm_reads_it(alice, bob) -> None:
 
 
 def test_no_such_game_is_none() -> None:
-    with transaction.atomic():
-        assert game_row_lock(987654) is None
+    assert _lock(987654) is None
 
 
 def test_the_update_writes_only_what_changed_and_nothing_when_nothing_did(alice, bob) -> None:
     game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
     with transaction.atomic():
-        locked = game_row_lock(game.pk)
-        assert locked is not None
+        row = row_lock(game.pk)
+        assert row is not None
+        locked = row.game
         with CaptureQueriesContext(connection) as nothing:
-            game_row_save(locked)
+            row_write(row)
         locked.version += 5
         locked.turn_deadline = timezone.now()
         with CaptureQueriesContext(connection) as changed:
-            game_row_save(locked)
-    assert nothing.captured_queries == []
+            row_write(row)
+        with CaptureQueriesContext(connection) as again:
+            row_write(row)  # written: nothing changed since
+    assert nothing.captured_queries == [] and again.captured_queries == []
     [update] = [q["sql"] for q in changed.captured_queries]
     q = connection.ops.quote_name
     assert update.startswith("UPDATE") and " SET " in update
@@ -99,17 +102,17 @@ def test_the_update_writes_only_what_changed_and_nothing_when_nothing_did(alice,
     assert (fresh.version, fresh.turn_deadline) == (locked.version, locked.turn_deadline)
 
 
-def test_a_game_not_read_by_the_lock_is_saved_whole(alice, bob) -> None:
-    game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
-    game.points = 7
-    game_row_save(game)
-    assert Game.objects.get(pk=game.pk).points == 7
-
-
 def test_the_log_row_is_the_row_create_would_make(alice, bob) -> None:
     game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
     before = timezone.now()
-    move_row_insert(game_id=game.pk, ply=0, seat=1, text="p-c1", client_move_id="x", version=1)
+    with transaction.atomic():
+        row = row_lock(game.pk)
+        assert row is not None and row.log_tail == []
+        row.game.version = 1
+        tail = log_append(row, seat=1, text="p-c1", client_move_id="x")
+        row.game.version = 0  # only the log row is written
+        row_write(row)
+    assert tail == [{"ply": 0, "seat": 1, "kind": "move", "text": "p-c1", "undoes": 0}]
     Move.objects.create(
         game=game, ply=1, seat=0, kind=Move.Kind.UNDO, text="undo", undoes=1, version=2
     )
@@ -124,7 +127,10 @@ def test_the_log_row_is_the_row_create_would_make(alice, bob) -> None:
         )
     )  # fmt: skip
     with pytest.raises(IntegrityError), transaction.atomic():
-        move_row_insert(game_id=game.pk, ply=2, seat=1, text="p-c2", client_move_id="x", version=3)
+        row = row_lock(game.pk)
+        assert row is not None and [r["ply"] for r in row.log_tail] == [0, 1]
+        log_append(row, seat=1, text="p-c2", client_move_id="x")
+        row_write(row)
     Move.objects.filter(game=game).delete()  # made-up moves: the suite's replay check would fail
 
 
@@ -139,30 +145,25 @@ def _played(alice, bob, moves: int) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def test_the_lock_reads_the_log_tail_along_and_hands_it_out_once(alice, bob) -> None:
+def test_the_lock_reads_the_log_tail_along(alice, bob) -> None:
     game = _played(alice, bob, 3)
-    with transaction.atomic():
-        plain = game_row_lock(game.pk)
-        with_tail = game_row_lock(game.pk, log_tail=True)
-    assert plain is not None and prefetched_log_tail(plain) is None
-    assert with_tail is not None and _fields(with_tail) == _fields(plain)
-    assert prefetched_log_tail(with_tail) == log_tail(game.pk)
-    assert prefetched_log_tail(with_tail) is None  # handed out once: the caller extends it
+    row = _lock(game.pk)
+    assert row is not None and row.log_tail == log_tail(game.pk) and len(row.log_tail) == 3
 
 
-def test_queued_writes_run_in_order_only_when_run(alice, bob) -> None:
+def test_queued_writes_run_in_order_only_when_written(alice, bob) -> None:
     game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
     with transaction.atomic():
-        locked = game_row_lock(game.pk)
-        assert locked is not None
-        writes = RowWrites()
-        move_row_insert(writes=writes, game_id=game.pk, ply=0, seat=0, text="p-c1", version=1)
-        locked.version = 1
-        game_row_save(locked, writes=writes)
+        row = row_lock(game.pk)
+        assert row is not None
+        row.game.version = 1
+        log_append(row, seat=0, text="p-c1")
         assert Move.objects.filter(game=game).count() == 0
         assert Game.objects.get(pk=game.pk).version == 0
-        writes.run()
-        writes.run()  # nothing left: runs nothing
+        row_write(row)
+        with CaptureQueriesContext(connection) as again:
+            row_write(row)  # nothing left: runs nothing
+        assert again.captured_queries == []
         assert Move.objects.filter(game=game).count() == 1
         assert Game.objects.get(pk=game.pk).version == 1
     Move.objects.filter(game=game).delete()  # a made-up move: the suite's replay check
@@ -172,10 +173,31 @@ def test_a_queued_write_that_breaks_a_constraint_raises_djangos_integrity_error(
     game = _played(alice, bob, 1)
     before = list(Move.objects.filter(game=game).values_list("ply", flat=True))
     with pytest.raises(IntegrityError), transaction.atomic():
-        writes = RowWrites()
-        move_row_insert(writes=writes, game_id=game.pk, ply=0, seat=0, text="p-c1", version=9)
-        writes.run()
+        row = row_lock(game.pk)
+        assert row is not None
+        row.log_tail.clear()  # numbers the row 0 again: the log's unique ply refuses it
+        log_append(row, seat=0, text="p-c1")
+        row_write(row)
     assert list(Move.objects.filter(game=game).values_list("ply", flat=True)) == before
+
+
+def test_after_a_move_the_game_holds_only_its_fields(alice, bob) -> None:
+    """No state is hung on a model instance between calls: the service's game, and the one the
+    store reads, carry their fields (and Django's ``_state``) and nothing else."""
+    game = current_game(services.match_create_between(user0=alice, user1=bob, rules=SMALL))
+    fields = {f.attname for f in Game._meta.concrete_fields} | {"_state"}
+    with transaction.atomic():
+        row = row_lock(game.pk)
+        assert row is not None
+        assert set(vars(row.game)) == fields
+        services.game_play_move(
+            game_id=game.pk, user=alice if game.to_move == 0 else bob,
+            move=legal(game, game.to_move)[0], version=0, move_id="a",
+        )  # fmt: skip
+        assert set(vars(row.game)) == fields
+    ended = services.game_resign(game_id=game.pk, user=alice, scope="match")
+    assert set(vars(ended)) == fields
+    assert set(vars(ended.match)) <= {f.attname for f in Match._meta.concrete_fields} | {"_state"}
 
 
 def test_a_moves_statements_travel_together_on_postgresql(alice, bob) -> None:
