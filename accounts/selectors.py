@@ -5,6 +5,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts import hooks
 from accounts.models import Block, BotAccountRequest, User
 from core.errors import DUPLICATE, FORBIDDEN
 
@@ -75,9 +76,7 @@ def user_blocked_list(*, user: User) -> list[Block]:
 
 def user_has_played(*, user: User) -> bool:
     """True when the account sat at any match, against a person or a bot, finished or not."""
-    from games.models import Match  # games builds on accounts, not the other way round
-
-    return Match.objects.filter(Q(user0_id=user.pk) | Q(user1_id=user.pk)).exists()
+    return any(played(user) for played in hooks.has_played)
 
 
 def bot_account_refusal(*, user: User, approving: bool = False) -> tuple[str, str] | None:

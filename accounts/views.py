@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import hooks, services
 from accounts.forms import (
     BotAccountRequestForm,
     DeleteAccountForm,
@@ -31,11 +31,8 @@ from accounts.selectors import (
     user_public_get,
 )
 from core.errors import GameError
-from games.selectors import match_history_for, match_history_rows
-from leagues.selectors import user_league_ratings, user_record
 
 # How many of a player's latest matches their profile lists (the history page has them all).
-RECENT_MATCHES = 5
 
 # The backend a freshly signed-up player is logged in with (several are configured).
 _LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -123,8 +120,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         and not is_own
         and user_has_blocked(blocker=viewer, blocked=profile_user)
     )
-    latest = list(match_history_for(profile_user)[:RECENT_MATCHES])
-    recent = match_history_rows(latest, profile_user)
     return render(
         request,
         "accounts/profile.html",
@@ -132,9 +127,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "profile_user": profile_user,
             "is_own_profile": is_own,
             "blocked_by_me": blocked,
-            "league_ratings": user_league_ratings(user=profile_user),
-            "record": user_record(user=profile_user),
-            "recent_matches": recent,
+            **hooks.profile_context(profile_user),
         },
     )
 

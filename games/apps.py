@@ -6,4 +6,8 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        from accounts import hooks
         from games.bot_runner import checks  # noqa: F401  (registers the system checks)
+        from games.selectors import user_has_sat
+
+        hooks.has_played.append(user_has_sat)  # a bot account starts with no match played

@@ -1,7 +1,7 @@
 """The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, ends
 turns whose time ran out and forfeits matches abandoned past the grace even when nobody is
 connected (``games.clocks.timeouts``), and marks the lobby's challenges and seeks that ran out of
-time (``lobby.services.lobby_expire``).
+time (a job the lobby registers in ``games.hooks.sweep_jobs``).
 
 ``start()`` runs ``sweep()`` at once and then every ``settings.GAMES_SWEEPER_INTERVAL``
 seconds in one daemon thread per process. Each job of a sweep runs on its own: one that fails
@@ -24,6 +24,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 from django.db.models import Q
+
+from games import hooks
 
 logger = logging.getLogger(__name__)
 
@@ -63,14 +65,6 @@ def deadlines_enforce() -> dict[str, list[Any]]:
     return {"away": away, **enforce(now=now)}
 
 
-def lobby_expire() -> int:
-    """Mark the lobby's challenges and seeks that ran out of time; return how many. (The lobby
-    depends on games, not the other way: imported when called.)"""
-    from lobby.services import lobby_expire as expire
-
-    return expire()
-
-
 def sweep() -> dict[str, object]:
     """Run every job once, each on its own: a job that raises is logged and the next one
     still runs. Returns what each job that succeeded returned, by name."""
@@ -78,7 +72,7 @@ def sweep() -> dict[str, object]:
     jobs = {  # looked up now: patchable
         "bot_turns_resume": bot_turns_resume,
         "deadlines_enforce": deadlines_enforce,
-        "lobby_expire": lobby_expire,
+        **hooks.sweep_jobs,  # the apps above games: the lobby's expiry
     }
     for name, job in jobs.items():
         try:
@@ -90,8 +84,9 @@ def sweep() -> dict[str, object]:
     enforced = done.get("deadlines_enforce")
     if isinstance(enforced, dict) and any(enforced.values()):
         logger.info("sweeper enforced the clocks: %s", enforced)
-    if done.get("lobby_expire"):
-        logger.info("sweeper expired %s challenges and seeks", done["lobby_expire"])
+    for name in hooks.sweep_jobs:
+        if done.get(name):
+            logger.info("sweeper job %s: %s", name, done[name])
     return done
 
 

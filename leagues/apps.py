@@ -4,3 +4,19 @@ from django.apps import AppConfig
 class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leagues"
+
+    def ready(self) -> None:
+        from accounts import hooks as accounts_hooks
+        from games import hooks
+        from leagues import selectors, services
+        from leagues.tournaments import services as tournaments
+
+        # Every ranked match is opened under a league's terms; a finished one is rated with
+        # its result (same transaction), and its tournament pairing takes the result there
+        # too; the round closes, and the next is paired, once that has committed.
+        hooks.ranked_terms_register(services.ranked_terms)
+        hooks.match_finished_register(services.match_rate)
+        hooks.match_finished_register(tournaments.tournament_match_finished)
+        hooks.match_finished_register(tournaments.tournament_round_close_after, on_commit=True)
+        # A player's profile shows their record, league ratings and latest matches.
+        accounts_hooks.profile_section_register("leagues/_profile.html", selectors.profile_section)

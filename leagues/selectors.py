@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from games.models import Game, Match
+from games.selectors import match_history_for, match_history_rows
 from leagues.charts import rating_chart_svg
 from leagues.models import League, Membership, RatingChange
 from leagues.services import membership_rating_now
@@ -372,3 +373,18 @@ def league_members(
         .order_by("joined_at", "pk")
     )
     return [member_row(m, now=now) for m in members]
+
+
+#: The latest matches a profile shows.
+PROFILE_RECENT_MATCHES = 5
+
+
+def profile_section(profile_user: Any) -> dict[str, Any]:
+    """The names ``leagues/_profile.html`` reads on a player's profile (``accounts.hooks``):
+    their record, league ratings and latest matches."""
+    latest = list(match_history_for(profile_user)[:PROFILE_RECENT_MATCHES])
+    return {
+        "record": user_record(user=profile_user),
+        "league_ratings": user_league_ratings(user=profile_user),
+        "recent_matches": match_history_rows(latest, profile_user),
+    }

@@ -102,7 +102,8 @@ def ranked_terms(
     """The rules of a ranked match with these seats, or a GameError (forbidden) when it may
     not be played: no league, an archived one, a seat not an active member, or a bot in a
     league whose bots do not play ranked. ``games.services`` asks this before it opens any
-    ranked match (new, or a rematch), so no path makes one outside a league's rules."""
+    ranked match (new, or a rematch; ``games.hooks.ranked_terms``), so no path makes one outside
+    a league's rules."""
     if league is None:
         raise GameError(FORBIDDEN, _("Ranked matches are played in a league."))
     if (bot0 or bot1) and not league.bots_ranked:
@@ -283,6 +284,12 @@ def _score(match: Match, seat: int) -> float:
     if match.winner is None:
         return glicko2.DRAW
     return glicko2.WIN if match.winner == seat else glicko2.LOSS
+
+
+def match_rate(match: Match) -> None:
+    """``games.hooks.match_finished``'s listener: a ranked match is rated with its result."""
+    if match.ranked:
+        rating_apply_match(match=match)
 
 
 def rating_apply_match(*, match: Match) -> list[RatingChange]:

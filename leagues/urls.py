@@ -21,6 +21,7 @@ urlpatterns = [
         name="decline",
     ),
     path("<slug:slug>/queue/", views.league_queue, name="queue"),
+    path("<slug:slug>/challenge/", views.ranked_challenge, name="ranked_challenge"),
     path("<slug:slug>/bot/", views.league_play_bot, name="play_bot"),
     path("<slug:slug>/tournaments/<slug:tslug>/", views.tournament_detail, name="tournament"),
     path(

@@ -17,6 +17,9 @@ from core.errors import GameError
 from games.models import BotLevel
 from leagues import selectors, services
 from leagues.models import League, Membership
+from lobby import services as lobby_services
+from lobby.errors import LobbyError
+from lobby.forms import RankedChallengeForm
 
 
 def _league(slug: str) -> League:
@@ -147,6 +150,36 @@ def membership_approve(request: HttpRequest, slug: str, membership_id: int) -> H
 @require_POST
 def membership_decline(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     return _answer(request, slug, membership_id, approve=False)
+
+
+@login_required
+@require_POST
+def ranked_challenge(request: HttpRequest, slug: str) -> HttpResponse:
+    """A member challenges a member to a ranked match of their league (from its standings);
+    back to the league's page with a message."""
+    form = RankedChallengeForm({"username": request.POST.get("username", ""), "league": slug})
+    if not form.is_valid():
+        messages.error(request, _("Say whom to challenge, and in which league."))
+        return redirect("leagues:list")
+    league = League.objects.filter(slug=form.cleaned_data["league"]).first()
+    if league is None:
+        messages.error(request, _("There is no such league."))
+        return redirect("leagues:list")
+    try:
+        challenge = lobby_services.challenge_create(
+            challenger=request.user,
+            challenged_username=form.cleaned_data["username"],
+            league=league,
+        )
+    except LobbyError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Ranked challenge sent to %(name)s. You will be told when they answer.")
+            % {"name": challenge.challenged.public_name},
+        )
+    return redirect("leagues:detail", slug=league.slug)
 
 
 @login_required

@@ -24,10 +24,9 @@ import engine
 from accounts.models import User
 from accounts.selectors import user_has_blocked, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from games import hooks
 from games.models import Match
 from games.services import match_create_between
-from leagues.models import League
-from leagues.services import ranked_match_create, ranked_terms
 from lobby.broadcast import seeks_changed_send, user_frames_send
 from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
 from lobby.models import Challenge, Seek
@@ -110,19 +109,19 @@ def _expired_challenge() -> LobbyError:
     return LobbyError(EXPIRED, _("This challenge expired before it was answered."))
 
 
-def _ranked_rules(league: League, challenger: User, challenged: User) -> engine.Rules:
+def _ranked_rules(league: Any, challenger: User, challenged: User) -> engine.Rules:
     """The league's knobs for a ranked challenge, or a LobbyError (forbidden) saying why the
     two may not play a ranked match there."""
     try:
-        return ranked_terms(league=league, user0=challenger, user1=challenged)
+        return hooks.ranked_terms(league=league, user0=challenger, user1=challenged)
     except GameError as exc:
         raise LobbyError(FORBIDDEN, exc.lazy_message) from None
 
 
-def _ranked_refusal(league: League, challenger: User, challenged: User) -> str | Promise:
+def _ranked_refusal(league: Any, challenger: User, challenged: User) -> str | Promise:
     """Why the two may no longer play ranked in ``league`` ("" when they may)."""
     try:
-        ranked_terms(league=league, user0=challenger, user1=challenged)
+        hooks.ranked_terms(league=league, user0=challenger, user1=challenged)
     except GameError as exc:
         return exc.lazy_message
     return ""
@@ -136,7 +135,7 @@ def challenge_create(
     challenger: Any,
     challenged_username: str,
     rules: engine.Rules | None = None,
-    league: League | None = None,
+    league: Any = None,
 ) -> Challenge:
     """``challenger`` invites the player called ``challenged_username`` (any case) to a casual
     match under ``rules`` — or, with a ``league``, to a ranked match of that league under its
@@ -254,12 +253,15 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
                 ),
             )
         else:
-            if challenge.league is not None:  # membership checked again, now
-                match = ranked_match_create(league=challenge.league, user0=challenger, user1=user)
-            else:
-                match = match_create_between(
-                    user0=challenger, user1=user, rules=engine.Rules.from_dict(challenge.rules)
-                )
+            # A ranked match takes its league's knobs, membership checked again now
+            # (games.hooks.ranked_terms, which the leagues app answers).
+            match = match_create_between(
+                user0=challenger,
+                user1=user,
+                rules=engine.Rules.from_dict(challenge.rules),
+                ranked=challenge.league is not None,
+                league=challenge.league,
+            )
             challenge.match = match
             _challenge_close(challenge, Challenge.Status.ACCEPTED)
             game = match.current_game

@@ -7,7 +7,6 @@ app_name = "lobby"
 urlpatterns = [
     path("", views.people, name="people"),
     path("challenge/", views.challenge_create, name="challenge_create"),
-    path("ranked-challenge/", views.ranked_challenge, name="ranked_challenge"),
     path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path(
         "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"

@@ -16,10 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Match
-from leagues.models import League
 from lobby import selectors, services
 from lobby.errors import LobbyError
-from lobby.forms import ChallengeForm, RankedChallengeForm, SeekForm
+from lobby.forms import ChallengeForm, SeekForm
 from lobby.models import Challenge
 
 SEEK_PREFIX = "seek"
@@ -95,36 +94,6 @@ def challenge_create(request: HttpRequest) -> HttpResponse:
             )
             return redirect("lobby:people")
     return _people_page(request, challenge_form=form)
-
-
-@login_required
-@require_POST
-def ranked_challenge(request: HttpRequest) -> HttpResponse:
-    """A member challenges a member to a ranked match of their league (from its standings);
-    back to the league's page with a message."""
-    form = RankedChallengeForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Say whom to challenge, and in which league."))
-        return redirect("leagues:list")
-    league = League.objects.filter(slug=form.cleaned_data["league"]).first()
-    if league is None:
-        messages.error(request, _("There is no such league."))
-        return redirect("leagues:list")
-    try:
-        challenge = services.challenge_create(
-            challenger=request.user,
-            challenged_username=form.cleaned_data["username"],
-            league=league,
-        )
-    except LobbyError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            _("Ranked challenge sent to %(name)s. You will be told when they answer.")
-            % {"name": challenge.challenged.public_name},
-        )
-    return redirect("leagues:detail", slug=league.slug)
 
 
 @login_required

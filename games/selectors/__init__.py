@@ -26,7 +26,12 @@ from games.selectors.frames import (
     game_state_frame,
     log_tail,
 )
-from games.selectors.history import HistoryEntry, match_history_for, match_history_rows
+from games.selectors.history import (
+    HistoryEntry,
+    match_history_for,
+    match_history_rows,
+    user_has_sat,
+)
 from games.selectors.live import LiveGame, games_live, live_game_rows, matches_in_progress
 from games.selectors.replay import LogRow, game_log, game_replay, game_replay_frames
 
@@ -53,4 +58,5 @@ __all__ = [
     "match_history_rows",
     "matches_in_progress",
     "undo_allowed",
+    "user_has_sat",
 ]

@@ -83,3 +83,9 @@ def match_history_rows(matches: list[Match], user: object) -> list[HistoryEntry]
             )
         )
     return rows
+
+
+def user_has_sat(user: object) -> bool:
+    """Whether ``user`` sat at any match, against a person or a bot, finished or not."""
+    pk = getattr(user, "pk", None)
+    return Match.objects.filter(Q(user0_id=pk) | Q(user1_id=pk)).exists()

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from accounts.selectors import users_blocked_either_way
 from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
-from games import services
+from games import hooks, services
 from games.bot_runner import turns as bot_runner
 from games.clocks import turn as clock
 from games.models import BotLevel, Game, Match
@@ -79,13 +79,11 @@ def _match_open(
     """Create the match with ``seats`` (user0/user1/bot0/bot1, and maybe its league) and deal
     its first game.
 
-    Every ranked match, new or a rematch, passes ``leagues.services.ranked_terms`` here: only
+    Every ranked match, new or a rematch, passes ``games.hooks.ranked_terms`` here: only
     active members of an active league (bots only where it allows them), under its knobs
     (``match_target`` alone may override the league's target: a tournament's own)."""
     if ranked:
-        from leagues.services import ranked_terms  # leagues decides who plays ranked
-
-        rules = ranked_terms(**seats)
+        rules = hooks.ranked_terms(**seats)  # the leagues app decides who plays ranked
     if match_target is not None:
         rules = replace(rules, match_target=match_target)
     with transaction.atomic():

@@ -21,6 +21,7 @@ from core.errors import (
     GameError,
     lazy_format,
 )
+from games import hooks
 from games.bot_runner import turns as bot_runner
 from games.clocks import turn as clock
 from games.models import Game, Match, Move
@@ -351,11 +352,5 @@ def _match_finish(match: Match, *, winner: int | None, reason: str) -> None:
     match.end_reason = reason
     match.finished_at = timezone.now()
     match.save()
-    if match.ranked:  # rated in this transaction, once (an aborted match never gets here)
-        from leagues.services import rating_apply_match
-
-        rating_apply_match(match=match)
-    # A tournament's pairing reads its result from the match (same transaction).
-    from leagues.tournaments.services import tournament_match_finished
-
-    tournament_match_finished(match)
+    # Ratings and tournaments hear of it (an aborted match never gets here).
+    hooks.match_finished(match)

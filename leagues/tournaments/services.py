@@ -382,9 +382,9 @@ def _is_over(t: Tournament, number: int) -> bool:
 
 
 def tournament_match_finished(match: Match) -> None:
-    """The hook ``games.services`` calls when a match finishes (in its transaction): the
-    match's tournament pairing, if any and without a result yet, takes the match's winner;
-    the round closes if it was the last result."""
+    """``games.hooks.match_finished``'s listener, in the transaction that finished the match:
+    the match's tournament pairing, if any and without a result yet, takes the match's winner.
+    The round closes once that commits (``tournament_round_close_after``)."""
     pairing = (
         TournamentMatch.objects.select_for_update().filter(match_id=match.pk, source="").first()
     )
@@ -395,7 +395,20 @@ def tournament_match_finished(match: Match) -> None:
     pairing.forfeit = False
     pairing.source = TournamentMatch.Source.PLAYED
     pairing.save(update_fields=["winner", "forfeit", "source"])
-    tournament_round_close(round=pairing.round)
+
+
+def tournament_round_close_after(match: Match) -> None:
+    """``games.hooks.match_finished``'s listener once the match's end has committed: close the
+    round of the match's pairing if that was its last result, pairing the next round. It runs
+    in a transaction of its own, so a failure here (logged by ``games.hooks``) never refuses
+    the move that ended the match; the round then stays open for an admin to close."""
+    pairing = (
+        TournamentMatch.objects.select_related("round")
+        .filter(match_id=match.pk, source=TournamentMatch.Source.PLAYED)
+        .first()
+    )
+    if pairing is not None:
+        tournament_round_close(round=pairing.round)
 
 
 def pairing_result_set(

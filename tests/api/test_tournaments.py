@@ -114,6 +114,7 @@ def test_the_list_shows_tournaments_newest_first_without_drafts(api, league) -> 
     assert (cup_row["rounds_planned"], cup_row["started_at"]) == (1, None)
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_the_list_filters_by_league_and_status(api, league) -> None:
     south = make_league("south")
     opened(league, "north-cup")
@@ -181,6 +182,7 @@ def test_a_tournament_in_registration(api, league, alice, alice_key) -> None:
     assert (you["player"]["username"], you["status"]) == ("alice", "registered")
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_running_then_finished_swiss(api, league) -> None:
     users = players(league, 4)
     t = running(league, "swiss", users, rounds=2)
@@ -335,6 +337,7 @@ def test_withdraw_while_running_forfeits_the_open_pairing(api, league, alice_key
     assert standing["withdrawn"] is True
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_withdraw_from_a_finished_tournament_is_forbidden(api, league, alice, alice_key) -> None:
     join(league, alice)
     t = running(league, "swiss", [alice, *players(league, 1)], rounds=1)

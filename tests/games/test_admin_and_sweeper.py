@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import sweeper
+from games import hooks, sweeper
 from games.models import Move
 from games.services import game_play_move
 from tests.games.helpers import a_side_move, current_game
@@ -84,11 +84,11 @@ def test_one_failing_sweeper_job_does_not_stop_the_other(monkeypatch, caplog):
 
     monkeypatch.setattr(sweeper, "deadlines_enforce", lambda: None)  # tests/games/test_clock.py
     monkeypatch.setattr(sweeper, "bot_turns_resume", broken)
-    monkeypatch.setattr(sweeper, "lobby_expire", lambda: ran.append("lobby") or 0)
+    monkeypatch.setitem(hooks.sweep_jobs, "lobby_expire", lambda: ran.append("lobby") or 0)
     assert sweeper.sweep() == {"deadlines_enforce": None, "lobby_expire": 0}
     assert ran == ["lobby"] and "sweeper job bot_turns_resume failed" in caplog.text
 
     monkeypatch.setattr(sweeper, "bot_turns_resume", lambda: ran.append("bots") or [])
-    monkeypatch.setattr(sweeper, "lobby_expire", broken)
+    monkeypatch.setitem(hooks.sweep_jobs, "lobby_expire", broken)
     assert sweeper.sweep() == {"bot_turns_resume": [], "deadlines_enforce": None}
     assert ran == ["lobby", "bots"] and "sweeper job lobby_expire failed" in caplog.text

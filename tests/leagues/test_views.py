@@ -148,9 +148,10 @@ def test_the_queue_page_is_for_active_members(client, league, alice, bob) -> Non
 def test_a_ranked_challenge_from_the_standings(client, league, members, alice, bob) -> None:
     client.force_login(alice)
     page = client.get(reverse("leagues:detail", args=[league.slug])).content.decode()
-    assert reverse("lobby:ranked_challenge") in page
+    assert reverse("leagues:ranked_challenge", args=[league.slug]) in page
     response = client.post(
-        reverse("lobby:ranked_challenge"), {"league": league.slug, "username": "bob"}
+        reverse("leagues:ranked_challenge", args=[league.slug]),
+        {"league": league.slug, "username": "bob"},
     )
     assert response.status_code == 302
     challenge = Challenge.objects.get()

@@ -48,6 +48,7 @@ def act(client, action: str, tournament: Tournament, **extra):
     )
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_the_whole_tournament_through_the_admin_actions(client, superuser, league):
     users = four(league)
     client.force_login(superuser)

@@ -21,6 +21,7 @@ def _no_bot_runner(settings):
     settings.GAMES_BOT_RUNNER = "off"
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_the_demo_swiss_of_four_runs_to_the_end_with_the_command():
     call_command("load_demo", "--allow-production", stdout=io.StringIO())
     club = League.objects.get(slug="club")

@@ -56,6 +56,7 @@ def test_register_and_withdraw_from_the_page(client, league):
     assert response.status_code == 302 and "login" in response["Location"]
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_swiss_page_shows_rounds_live_links_then_standings_and_ratings(client, league):
     users = players(league, 4)
     t = ts.tournament_create(
@@ -84,6 +85,7 @@ def test_a_swiss_page_shows_rounds_live_links_then_standings_and_ratings(client,
         assert f'<td class="num rating">{rating}</td>' in page
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_an_elimination_page_draws_the_bracket(client, league):
     users = players(league, 3)
     t = ts.tournament_create(

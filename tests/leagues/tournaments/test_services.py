@@ -65,6 +65,7 @@ def pure_entrants(t: Tournament) -> list[Entrant]:
     return [Entrant(e.user_id, e.seed_rating) for e in t.entries.all()]
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_whole_swiss_of_five_with_a_bye_each_round(league):
     users = field(league, 5)
     t = running(league, users, "swiss", rounds=3)
@@ -101,6 +102,7 @@ def test_a_whole_swiss_of_five_with_a_bye_each_round(league):
     assert snapshot(league) == before
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_whole_round_robin_of_four_and_its_own_target(league):
     users = field(league, 4)
     t = running(league, users, "round_robin", match_target=6)  # the league's is 10
@@ -125,6 +127,7 @@ def test_a_whole_round_robin_of_four_and_its_own_target(league):
     assert RatingChange.objects.filter(match__league=league).count() == 12
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_whole_elimination_of_six_seeded_by_rating_with_byes(league):
     users = field(league, 6)  # p1 rated highest
     t = running(league, users, "elimination", ranked=False, match_target=5)
@@ -167,6 +170,7 @@ def test_registration_rules_and_lifecycle(league, alice, bob, carol):
     assert not Entry.objects.filter(tournament=t).exists()
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_a_withdrawal_in_a_round_robin_forfeits_the_remaining_games(league):
     users = field(league, 4)
     t = running(league, users, "round_robin", match_target=5)
@@ -186,6 +190,7 @@ def test_a_withdrawal_in_a_round_robin_forfeits_the_remaining_games(league):
     assert row.withdrawn
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_swiss_withdrawn_player_is_not_paired_again(league):
     users = field(league, 4)
     t = running(league, users, "swiss", rounds=3, match_target=5)
@@ -235,6 +240,7 @@ def test_a_no_show_against_one_who_moved(league):
     assert pairing.forfeit and pairing.winner_id == match.user_id_at(mover)
 
 
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
 def test_an_admin_correction_recomputes_the_ratings(league):
     users = field(league, 4)
     t = running(league, users, "swiss", rounds=2, match_target=5)

@@ -1,0 +1,38 @@
+"""What apps above accounts add to its pages, registered in their ``AppConfig.ready()``:
+accounts never imports them (docs/architecture.md, "Layers").
+
+- ``profile_sections``: sections of a player's profile page, each a template and a function
+  ``context(profile_user) -> dict`` whose names the template reads (the leagues app adds the
+  record, the league ratings and the latest matches).
+- ``has_played``: functions telling whether an account ever sat at a match (the games app's),
+  which a bot account must not have done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ProfileSection:
+    template: str
+    context: Callable[[Any], dict[str, Any]]
+
+
+profile_sections: list[ProfileSection] = []
+has_played: list[Callable[[Any], bool]] = []
+
+
+def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:
+    if all(section.template != template for section in profile_sections):
+        profile_sections.append(ProfileSection(template, context))
+
+
+def profile_context(profile_user: Any) -> dict[str, Any]:
+    """The registered sections' templates (``profile_sections``) and their names, merged."""
+    context: dict[str, Any] = {"profile_sections": [s.template for s in profile_sections]}
+    for section in profile_sections:
+        context.update(section.context(profile_user))
+    return context

@@ -1,0 +1,88 @@
+"""What apps above games hear from it, through listeners they register in their
+``AppConfig.ready()``: games never imports them (docs/architecture.md, "Layers").
+
+- ``ranked_terms``: a ranked match is being opened (new or a rematch); the one listener (the
+  leagues app) returns its rules or raises GameError forbidden. With none, no match is ranked.
+- ``match_finished``: a match finished. Listeners registered ``in_transaction`` run in the
+  transaction that finished it (a rating commits with its result), each in a savepoint: a
+  listener that fails is logged and rolled back alone, never refusing the move that finished
+  the match. Listeners registered ``on_commit`` run once that transaction commits, each in a
+  transaction of its own, for work that can fail on its own (pairing a tournament's next
+  round); a failure is logged with the match, and the match stays finished.
+- ``sweep_jobs``: work the sweeper runs every round beside its own (the lobby's expiry).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from core.errors import FORBIDDEN, GameError
+
+logger = logging.getLogger(__name__)
+
+RankedTerms = Callable[..., engine.Rules]
+MatchListener = Callable[[Any], None]
+
+_ranked_terms: list[RankedTerms] = []
+_finished_in_transaction: list[MatchListener] = []
+_finished_on_commit: list[MatchListener] = []
+#: The sweeper's extra jobs, by name (``games.sweeper.sweep``).
+sweep_jobs: dict[str, Callable[[], object]] = {}
+
+
+def ranked_terms_register(listener: RankedTerms) -> None:
+    """Let ``listener(league=…, user0=…, user1=…, bot0=…, bot1=…)`` decide every ranked match."""
+    if listener not in _ranked_terms:
+        _ranked_terms.append(listener)
+
+
+def ranked_terms(**seats: Any) -> engine.Rules:
+    """The rules of a ranked match with these seats (and its ``league``), or GameError
+    forbidden: the registered listener decides."""
+    if not _ranked_terms:
+        raise GameError(FORBIDDEN, _("Ranked matches are played in a league."))
+    return _ranked_terms[0](**seats)
+
+
+def match_finished_register(listener: MatchListener, *, on_commit: bool = False) -> None:
+    """Call ``listener(match)`` whenever a match finishes: in its transaction, or with
+    ``on_commit`` once it commits."""
+    listeners = _finished_on_commit if on_commit else _finished_in_transaction
+    if listener not in listeners:
+        listeners.append(listener)
+
+
+def match_finished(match: Any) -> None:
+    """Tell the listeners that ``match`` finished; called inside the transaction that
+    finished it. Never raises."""
+    for listener in _finished_in_transaction:
+        try:
+            with transaction.atomic():
+                listener(match)
+        except Exception:
+            logger.exception("%s failed for the finished match %s", _name(listener), match.pk)
+    for listener in _finished_on_commit:
+        transaction.on_commit(partial(_after_commit, listener, match))
+
+
+def _after_commit(listener: MatchListener, match: Any) -> None:
+    try:
+        with transaction.atomic():
+            listener(match)
+    except Exception:
+        logger.exception(
+            "%s failed after the match %s finished; the match stays finished",
+            _name(listener),
+            match.pk,
+        )
+
+
+def _name(listener: Callable[..., Any]) -> str:
+    return f"{listener.__module__}.{getattr(listener, '__qualname__', listener)}"
