@@ -7,7 +7,7 @@ from benchfloor.consumers import CommitConsumer, EchoConsumer
 
 
 def websocket_urlpatterns() -> list:
-    if not getattr(settings, "BENCH_FLOORS", False):
+    if not settings.BENCH_FLOORS:
         return []
     return [
         path("ws/bench/echo/", EchoConsumer.as_asgi()),

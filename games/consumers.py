@@ -96,7 +96,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
 
     async def _refresh(self) -> None:
         """Keep this spectator counted while the socket is open (docs/games.md)."""
-        period = float(getattr(settings, "GAMES_SPECTATORS_REFRESH", 60))
+        period = float(settings.GAMES_SPECTATORS_REFRESH)
         last = None
         while True:
             await asyncio.sleep(period)

@@ -104,7 +104,7 @@ def _loop(interval: float) -> None:
 def start() -> bool:
     """Start this process's sweeper thread unless disabled or already running."""
     global _thread
-    interval = float(getattr(settings, "GAMES_SWEEPER_INTERVAL", 0) or 0)
+    interval = float(settings.GAMES_SWEEPER_INTERVAL or 0)
     if interval <= 0:
         return False
     with _lock:

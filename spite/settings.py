@@ -299,6 +299,17 @@ GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.
 GAMES_WS_THROTTLE = (30, 10.0)
+# Spectators: a socket's count in the cache lives this many seconds unless refreshed, every
+# GAMES_SPECTATORS_REFRESH seconds, under keys GAMES_SPECTATORS_KEY_PREFIX:<game id>.
+GAMES_SPECTATORS_TTL = 180.0
+GAMES_SPECTATORS_REFRESH = 60.0
+GAMES_SPECTATORS_KEY_PREFIX = "games:spectators"
+# Presence at a ranked table (docs/games.md, "Clocks and abandonment"): a socket's row counts
+# for GAMES_PRESENCE_TTL seconds and is refreshed every GAMES_PRESENCE_REFRESH seconds.
+GAMES_PRESENCE_TTL = 30.0
+GAMES_PRESENCE_REFRESH = 10.0
+# Timeouts in a row that forfeit a match.
+GAMES_CLOCK_MAX_TIMEOUTS = 3
 
 # The bench floors (docs/performance.md): /ws/bench/echo/ and /ws/bench/commit/, off by default.
 BENCH_FLOORS = env.bool("BENCH_FLOORS", default=False)

@@ -4,6 +4,7 @@ Only a few variables are passed to the child (PATH, HOME, locale), so whatever C
 developer has exported (DATABASE_URL, REDIS_URL, DEBUG…) cannot change the outcome.
 """
 
+import ast
 import json
 import os
 import subprocess
@@ -180,3 +181,41 @@ def test_email_url_selects_smtp(url: str, use_tls: bool) -> None:
     assert chosen["EMAIL_PORT"] == 587
     assert chosen["EMAIL_HOST_USER"] == "mailer"
     assert chosen["EMAIL_USE_TLS"] is use_tls
+
+
+def _app_sources() -> dict[str, str]:
+    root = Path(__file__).resolve().parent.parent
+    apps = ("core", "accounts", "games", "lobby", "leagues", "api", "spite", "benchfloor")
+    return {
+        path.relative_to(root).as_posix(): path.read_text()
+        for app in apps
+        for path in sorted((root / app).rglob("*.py"))
+        if "migrations" not in path.parts
+    }
+
+
+def test_every_setting_has_one_source() -> None:
+    """spite/settings.py defines every setting with its default: code reads ``settings.X``,
+    never ``getattr(settings, "X", a default of its own)``, and every ``settings.X`` it reads
+    is defined."""
+    from django.conf import settings
+
+    own_defaults, undefined = [], []
+    for module, source in _app_sources().items():
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "getattr"
+                and node.args
+                and getattr(node.args[0], "id", "") == "settings"
+            ):
+                own_defaults.append(f"{module}:{node.lineno}")
+            if (
+                isinstance(node, ast.Attribute)
+                and getattr(node.value, "id", "") == "settings"
+                and node.attr.isupper()
+                and not hasattr(settings, node.attr)
+            ):
+                undefined.append(f"{module}:{node.lineno} settings.{node.attr}")
+    assert not own_defaults, own_defaults
+    assert not undefined, undefined

@@ -17,7 +17,7 @@ IN_MEMORY_LAYER = "channels.layers.InMemoryChannelLayer"
 def bot_runner_check(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """``GAMES_BOT_RUNNER`` is one of ``RUNNERS``; ``"worker"`` needs a channel layer that
     reaches another process (the in-memory one never leaves its own)."""
-    runner = getattr(settings, "GAMES_BOT_RUNNER", "thread")
+    runner = settings.GAMES_BOT_RUNNER
     if runner not in RUNNERS:
         return [
             Error(
@@ -25,7 +25,7 @@ def bot_runner_check(app_configs: Any = None, **kwargs: Any) -> list[Error]:
                 id="games.E001",
             )
         ]
-    layer = (getattr(settings, "CHANNEL_LAYERS", {}) or {}).get("default", {})
+    layer = settings.CHANNEL_LAYERS.get("default", {})
     if runner == "worker" and layer.get("BACKEND") in (None, IN_MEMORY_LAYER):
         return [
             Error(

@@ -68,10 +68,10 @@ def _pool() -> ProcessPoolExecutor:
             from django.conf import settings
 
             _executor = ProcessPoolExecutor(
-                max_workers=max(1, int(getattr(settings, "GAMES_BOT_WORKERS", 2))),
+                max_workers=max(1, int(settings.GAMES_BOT_WORKERS)),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
-                initargs=(int(getattr(settings, "GAMES_BOT_NICE", 10)),),
+                initargs=(int(settings.GAMES_BOT_NICE),),
             )
             if not _atexit_registered:
                 atexit.register(shutdown)

@@ -72,7 +72,7 @@ def bot_channel() -> str:
     """``BOT_CHANNEL`` under the default channel layer's key prefix (``CHANNELS_PREFIX``), if it
     has one: the pub/sub layer does not prefix channel names, so two sites sharing one Redis
     would otherwise ring each other's bot workers."""
-    layers = getattr(settings, "CHANNEL_LAYERS", {}) or {}
+    layers = settings.CHANNEL_LAYERS
     prefix = (layers.get("default", {}).get("CONFIG") or {}).get("prefix", "")
     return f"{prefix}.{BOT_CHANNEL}" if prefix else BOT_CHANNEL
 
@@ -99,7 +99,7 @@ def _pool() -> ThreadPoolExecutor:
     with _lock:
         if _executor is None:
             _executor = ThreadPoolExecutor(
-                max_workers=max(1, int(getattr(settings, "GAMES_BOT_WORKERS", 2))),
+                max_workers=max(1, int(settings.GAMES_BOT_WORKERS)),
                 thread_name_prefix="bot",
             )
         return _executor
@@ -107,16 +107,13 @@ def _pool() -> ThreadPoolExecutor:
 
 def _thinks_in_process() -> bool:
     """Whether bots think in worker processes: ``GAMES_BOT_THINK``, never in inline mode."""
-    return (
-        getattr(settings, "GAMES_BOT_THINK", "process") == "process"
-        and getattr(settings, "GAMES_BOT_RUNNER", "thread") != "inline"
-    )
+    return settings.GAMES_BOT_THINK == "process" and settings.GAMES_BOT_RUNNER != "inline"
 
 
 def bot_turn_schedule(game_id: int) -> None:
     """Make sure the bot to move in ``game_id`` (if any) plays; returns at once in thread and
     worker mode."""
-    mode = getattr(settings, "GAMES_BOT_RUNNER", "thread")
+    mode = settings.GAMES_BOT_RUNNER
     if mode == "off":
         return
     if mode == "inline":
@@ -275,7 +272,7 @@ def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
     """Play the bot's moves in ``game_id`` while a bot is to move; return how many applied."""
     from core.errors import GameError
 
-    delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
+    delay = float(settings.GAMES_BOT_MOVE_DELAY)
     applied = refusals = 0
     while max_moves is None or applied < max_moves:
         turn = _bot_turn_next(game_id)
@@ -300,7 +297,7 @@ async def _bot_turn_async(game_id: int) -> int:
     """``bot_turn_run`` on the server's loop: thinking in the pool, pauses without a thread."""
     from core.errors import GameError
 
-    delay = float(getattr(settings, "GAMES_BOT_MOVE_DELAY", 0))
+    delay = float(settings.GAMES_BOT_MOVE_DELAY)
     applied = refusals = 0
     while True:
         turn = await database_sync_to_async(_bot_turn_next)(game_id)

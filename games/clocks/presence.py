@@ -25,12 +25,12 @@ from games.models import SEATS, Match, SeatPresence
 
 def presence_ttl() -> float:
     """Seconds after which an open socket's row not refreshed stops counting."""
-    return float(getattr(settings, "GAMES_PRESENCE_TTL", 30))
+    return float(settings.GAMES_PRESENCE_TTL)
 
 
 def presence_refresh() -> float:
     """Seconds between an open player socket's refreshes of its row."""
-    return float(getattr(settings, "GAMES_PRESENCE_REFRESH", 10))
+    return float(settings.GAMES_PRESENCE_REFRESH)
 
 
 @dataclass(frozen=True, slots=True)

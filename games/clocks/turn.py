@@ -17,9 +17,6 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-#: Timeouts in a row that forfeit the match.
-MAX_TIMEOUTS = 3
-
 
 def now() -> datetime:
     """The current time (aware). Tests replace this function."""
@@ -27,7 +24,8 @@ def now() -> datetime:
 
 
 def max_timeouts() -> int:
-    return int(getattr(settings, "GAMES_CLOCK_MAX_TIMEOUTS", MAX_TIMEOUTS))
+    """Timeouts in a row that forfeit the match."""
+    return int(settings.GAMES_CLOCK_MAX_TIMEOUTS)
 
 
 def turn_limit(match: Any) -> int:

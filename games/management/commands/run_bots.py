@@ -49,7 +49,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        runner = getattr(settings, "GAMES_BOT_RUNNER", "thread")
+        runner = settings.GAMES_BOT_RUNNER
         if runner != "worker":
             raise CommandError(
                 f'GAMES_BOT_RUNNER is {runner!r}: set it to "worker" for the servers and for '
@@ -57,7 +57,7 @@ class Command(BaseCommand):
             )
         nice = options["nice"]
         if nice is None:
-            nice = int(getattr(settings, "GAMES_BOT_WORKER_NICE", 5))
+            nice = int(settings.GAMES_BOT_WORKER_NICE)
         if nice < 0:
             raise CommandError("--nice must be 0 or more (a worker never raises its priority).")
         if nice:

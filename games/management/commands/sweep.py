@@ -62,7 +62,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         interval = options["interval"]
         if interval is None:
-            interval = float(getattr(settings, "GAMES_SWEEPER_INTERVAL", 0) or 15)
+            interval = float(settings.GAMES_SWEEPER_INTERVAL or 15)
         if interval <= 0:
             raise CommandError("--interval must be more than 0 seconds.")
         while True:
