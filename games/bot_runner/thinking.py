@@ -2,7 +2,8 @@
 
 The expert bot's search is CPU-bound Python. Run in a thread of the server process it holds the
 GIL and starves the event loop that serves every table (docs/performance.md). So
-``games.bot_runner.turns`` hands the choice to ``think`` / ``think_async``, which run ``bot_choose`` in a ``ProcessPoolExecutor``:
+``games.bot_runner.turns`` hands the choice to ``think`` / ``think_async``, which run
+``bot_choose`` in a ``ProcessPoolExecutor``:
 ``GAMES_BOT_WORKERS`` processes, started with ``spawn`` (the server has threads; it is never
 forked) when the first bot thinks, each lowered by ``os.nice(GAMES_BOT_NICE)`` so a busy bot
 yields the cores to the people's tables.

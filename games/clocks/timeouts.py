@@ -32,10 +32,9 @@ from engine.bots.greedy import best_discard
 from games.clocks import turn as clock
 from games.clocks.presence import abandoned_seat, match_presence
 from games.models import Game, Match, SeatPresence
-from games.sending.changes import broadcast_on_commit
 from games.services._common import game_lock
-from games.services.play import _game_finish, game_play_move
-from games.services.store import GameRow, row_write
+from games.services.play import _game_finish, game_end_write, game_play_move
+from games.services.store import GameRow
 
 logger = logging.getLogger(__name__)
 
@@ -65,14 +64,7 @@ def _match_forfeit(row: GameRow, *, seat: int, reason: str) -> None:
     game.version += 1
     _game_finish(game, winner=1 - seat, points=0, reason=reason, match_reason=reason)
     game.turn_deadline = None
-    row_write(row)
-    broadcast_on_commit(
-        game,
-        to_move_before=row.to_move_before,
-        log=row.log_tail,
-        game_ended=True,
-        match_ended=True,
-    )
+    game_end_write(row, match_ended=True)
 
 
 def turn_timeout(*, game_id: int, now: datetime | None = None) -> TimeoutResult | None:

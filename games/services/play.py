@@ -38,7 +38,7 @@ from games.services._common import (
     opponent_phrase,
 )
 from games.services.matches import game_create
-from games.services.store import log_append, row_write
+from games.services.store import GameRow, log_append, row_write
 
 
 def game_play_move(
@@ -202,14 +202,7 @@ def game_resign(*, game_id: int, user: Any, scope: str) -> Game:
             reason=Game.Reason.RESIGNED,
             match_resigned=scope == "match",
         )
-        row_write(row)
-        broadcast_on_commit(
-            game,
-            to_move_before=row.to_move_before,
-            log=row.log_tail,
-            game_ended=True,
-            match_ended=match_ended,
-        )
+        game_end_write(row, match_ended=match_ended)
     return game
 
 
@@ -297,18 +290,24 @@ def game_abort(*, game_id: int, user: Any) -> Game:
         match.winner = None
         match.finished_at = now
         match.save()
-        row_write(row)
-        broadcast_on_commit(
-            game,
-            to_move_before=row.to_move_before,
-            log=row.log_tail,
-            game_ended=True,
-            match_ended=True,
-        )
+        game_end_write(row, match_ended=True)
     return game
 
 
 # --- ending -----------------------------------------------------------------------------------
+
+
+def game_end_write(row: GameRow, *, match_ended: bool) -> None:
+    """Write a game that ended without a move (resigned, aborted, forfeited) and send every
+    viewer's frames of it once the transaction commits."""
+    row_write(row)
+    broadcast_on_commit(
+        row.game,
+        to_move_before=row.to_move_before,
+        log=row.log_tail,
+        game_ended=True,
+        match_ended=match_ended,
+    )
 
 
 def _game_finish(
