@@ -216,7 +216,8 @@ def print_step(step: dict[str, Any]) -> None:
     row("floor: echo + commit", step["floor_commit_ms"])
     print(
         f"  move p50 = {step['rtt_p50_over_echo']}x echo, {step['rtt_p50_over_commit']}x"
-        f" echo+commit (target <= 2x); errors {step['errors']}; games finished"
+        f" echo+commit; move p99 {step['rtt_ms']['p99']} ms, the echo+commit floor's"
+        f" {step['floor_commit_ms']['p99']} ms; errors {step['errors']}; games finished"
         f" {step['games_finished']}"
         + (
             f"; {step['tables_out_of_games']} tables stopped, out of spare games (not a valid step)"
