@@ -30,11 +30,11 @@ LOCK_WAIT = 0.01
 
 
 def _ttl() -> float:
-    return float(getattr(settings, "GAMES_SPECTATORS_TTL", 180))
+    return float(settings.GAMES_SPECTATORS_TTL)
 
 
 def _key(game_id: int) -> str:
-    prefix = getattr(settings, "GAMES_SPECTATORS_KEY_PREFIX", "games:spectators")
+    prefix = settings.GAMES_SPECTATORS_KEY_PREFIX
     return f"{prefix}:{game_id}"
 
 
