@@ -1,5 +1,8 @@
 """Fixtures shared by the whole suite."""
 
+import os
+import secrets
+
 import pytest
 
 
@@ -64,3 +67,64 @@ def _games_replay_check(request: pytest.FixtureRequest):
     for game in Game.objects.select_related("match").order_by("pk"):
         replayed = game_replay(game).to_dict()
         assert replayed == game.state, f"game {game.pk} does not replay to its stored state"
+
+
+# --- what one test leaves behind in its worker's thread -------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _no_language_from_earlier_tests() -> None:
+    """A request through the test client (LocaleMiddleware, the language switcher) leaves its
+    language active in the thread; whichever test an xdist worker runs next starts in the
+    default language instead."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+# --- test ids -------------------------------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """No two tests may share a node id: pytest-xdist keys tests by id, so it would run only
+    one of them, and say nothing."""
+    seen: set[str] = set()
+    for item in items:
+        if item.nodeid in seen:
+            raise pytest.UsageError(f"two tests have the id {item.nodeid}: give each its own")
+        seen.add(item.nodeid)
+
+
+# --- Redis key prefixes of this test process alone ------------------------------------------------
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With ``REDIS_URL`` set, the channel layer and the cache take ``CHANNELS_PREFIX`` and
+    ``CACHE_PREFIX`` from the environment (spite/settings.py); here both become
+    ``<prefix or "spite">-<run>-<worker>``: ``<worker>`` is pytest-xdist's
+    ``PYTEST_XDIST_WORKER`` (``gw0``, ``gw1``, …; ``main`` without xdist) and ``<run>`` xdist's
+    run id (random without xdist), so neither two workers of one run nor two runs sharing one
+    Redis see each other's groups or keys. Server processes that tests start get prefixes of
+    their own (tests/live_server.py).
+
+    pytest-django reads the settings before any conftest is imported, so the new prefixes go
+    into the environment (for processes the tests start) and into the settings themselves,
+    before any test has made a channel layer or a cache."""
+    from django.conf import settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8] or secrets.token_hex(4)
+    prefixes = {}
+    for name in ("CHANNELS_PREFIX", "CACHE_PREFIX"):
+        # xdist's workers inherit the controller's environment, where this ran already: each
+        # builds on the value from before the run, kept aside.
+        base = os.environ.setdefault(f"{name}_BEFORE_TESTS", os.environ.get(name, "spite"))
+        prefixes[name] = os.environ[name] = f"{base}-{run}-{worker}"
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "prefix" in layer.get("CONFIG", {}):  # Redis
+        layer = {**layer, "CONFIG": {**layer["CONFIG"], "prefix": prefixes["CHANNELS_PREFIX"]}}
+        settings.CHANNEL_LAYERS = {**settings.CHANNEL_LAYERS, "default": layer}
+    cache = settings.CACHES["default"]
+    if "KEY_PREFIX" in cache:  # Redis
+        cache = {**cache, "KEY_PREFIX": prefixes["CACHE_PREFIX"]}
+        settings.CACHES = {**settings.CACHES, "default": cache}
