@@ -1,7 +1,9 @@
 """Fixtures shared by the whole suite."""
 
+import functools
 import os
 import secrets
+import types
 
 import pytest
 
@@ -82,17 +84,83 @@ def _no_language_from_earlier_tests() -> None:
     translation.deactivate()
 
 
-# --- test ids -------------------------------------------------------------------------------------
+# --- the `services` marker: tests that need the database, the channel layer or a real server ------
+
+#: pytest-django's fixtures that open the test database.
+DATABASE_FIXTURES = frozenset(
+    {
+        "_django_db_helper",
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+#: Where the socket helpers, the channel layer and the real-server machinery live: a test module
+#: that imports anything of theirs (or their submodules'), or a test using a fixture defined
+#: there, needs the services.
+SERVICE_MODULES = (
+    "tests.sockets",
+    "tests.live_server",
+    "tests.browser.conftest",
+    "channels.testing",
+    "channels.layers",
+)
+
+
+def _is_service_module(name: object) -> bool:
+    return isinstance(name, str) and any(
+        name == module or name.startswith(f"{module}.") for module in SERVICE_MODULES
+    )
+
+
+@functools.cache
+def _module_uses_services(module: types.ModuleType) -> bool:
+    for value in vars(module).values():
+        if isinstance(value, types.ModuleType):
+            origin = value.__name__
+        else:
+            origin = getattr(value, "__module__", None)
+        if _is_service_module(origin):
+            return True
+    return False
+
+
+def needs_services(item: pytest.Item) -> bool:
+    """Whether ``item`` uses the database (``django_db`` or a database fixture), a socket helper
+    or the channel layer (tests/sockets.py, channels.testing, channels.layers, imported into
+    its module) or a real server (a fixture from tests/live_server.py or the browser
+    conftest, anything imported from tests/live_server.py, a browser test)."""
+    if item.get_closest_marker("django_db") or item.get_closest_marker("browser"):
+        return True
+    if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    if info is not None:
+        for definitions in info.name2fixturedefs.values():
+            for definition in definitions:
+                if _is_service_module(getattr(definition.func, "__module__", None)):
+                    return True
+    module = getattr(item, "module", None)
+    return module is not None and _module_uses_services(module)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """No two tests may share a node id: pytest-xdist keys tests by id, so it would run only
+    """Mark `services` every test that needs the database, the channel layer or a real server
+    (CI's PostgreSQL + Redis pass runs only those: ``-m services``). Never set by hand.
+
+    A plain hook, not ``trylast``: it must run before pytest's own, which applies ``-m``.
+
+    And no two tests may share a node id: pytest-xdist keys tests by id, so it would run only
     one of them, and say nothing."""
     seen: set[str] = set()
     for item in items:
         if item.nodeid in seen:
             raise pytest.UsageError(f"two tests have the id {item.nodeid}: give each its own")
         seen.add(item.nodeid)
+        if needs_services(item):
+            item.add_marker(pytest.mark.services)
 
 
 # --- Redis key prefixes of this test process alone ------------------------------------------------
