@@ -27,8 +27,12 @@ run: demo
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-frame-size 16384 spite.asgi:application
 
+# The suite runs on TEST_WORKERS pytest-xdist processes, a test module per worker at a time, in
+# pytest-django's order: the browser tests last (docs/testing.md). PYTEST_ARGS come last and
+# win: `make test PYTEST_ARGS="-n0 -k foo"`.
+TEST_WORKERS ?= 2
 test: setup
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS)
 
 # After changing texts (needs GNU gettext, which only translators and developers need): update
 # locale/*/LC_MESSAGES/*.po from the code, then compile the .mo files, which are committed.

@@ -182,17 +182,16 @@ def serve(
     ``migrate=False`` leaves it as it is (a second server on a database already migrated)."""
     if database_url is None:
         database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
-    port = free_port()
-    server = LiveServer(
-        url=f"http://127.0.0.1:{port}",
-        database_url=database_url,
-        env=server_env(database_url, env),
-    )
+    server = LiveServer(url="", database_url=database_url, env=server_env(database_url, env))
     daphne = BIN / "daphne"
     if not daphne.exists():
         unavailable(f"daphne not found at {daphne}: pip install -e '.[dev]'")
     if migrate:
         server.manage("migrate", "--noinput")
+    # Picked after the migration, just before daphne binds it: the port lies free for as short a
+    # time as can be, where another process (another xdist worker's server) could take it.
+    port = free_port()
+    server.url = f"http://127.0.0.1:{port}"
 
     log_path = workdir / "daphne.log"
     with log_path.open("wb") as log:

@@ -19,6 +19,17 @@ from tests.games.conftest import (  # noqa: F401  (fixtures, re-used)
 )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each schemathesis item (one an operation of the schema) gets its operation in its node id,
+    as its name has: pytest 9 builds a test's id from its ``originalname``, and schemathesis
+    passes the bare test's name there, so every operation's item had the same id, and
+    pytest-xdist, which keys tests by id, ran one of them a test."""
+    for item in items:
+        label = getattr(item, "operation_label", None)
+        if label and not item.nodeid.endswith("]"):
+            item._id = item.id.with_params(label)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
     """Throttle counts under keys of this test alone (nothing may call cache.clear(), and

@@ -44,13 +44,19 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 DEFAULT_TIMEOUT_MS = 10_000
 
 
+#: The server's bots pause this long before each move (production: 0.4 s): still a frame a
+#: move, but a bot's turn no longer holds a test up for seconds.
+SERVER_ENV = {"GAMES_BOT_MOVE_DELAY": "0.05"}
+
+
 @pytest.fixture(scope="session")
 def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The browser tests' server for the whole session (per xdist worker), on the kind of site
     the run uses (``serve_like_the_run``: PostgreSQL and Redis in CI's second pass, else SQLite
     and the in-memory layer). ``manage(...)`` runs with the server's environment, so the data a
     test makes lands in the database the server serves."""
-    with serve_like_the_run(tmp_path_factory.mktemp("live_server"), name="spitebr") as server:
+    workdir = tmp_path_factory.mktemp("live_server")
+    with serve_like_the_run(workdir, name="spitebr", env=SERVER_ENV) as server:
         yield server
 
 

@@ -2,8 +2,8 @@
 clicking, by dragging and with the keyboard alone, see the bot answer, see a refusal's reason,
 resign a game and a match.
 
-The server runs the bot in a thread with its 0.4 s delay between moves, so every wait on the
-bot is an ``expect`` with a generous timeout, never a sleep.
+The server runs the bot in a thread, with a short pause before each move (the conftest's
+``SERVER_ENV``), so every wait on the bot is an ``expect`` with a generous timeout, never a sleep.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from games.refusals import card_label
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-Table-pass-42"
-BOT_TIMEOUT = 20_000  # ms: a whole bot turn, 0.4 s a move
+BOT_TIMEOUT = 20_000  # ms: a whole bot turn, even at production's 0.4 s a move
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
 

@@ -1,9 +1,10 @@
 """The turn clock and the disconnect grace at a real ranked table: two players of a league with
-a 10 s turn limit (made with ``manage shell``) open their table; the clock runs down for the
-seat to move and turns to the warning colour under 10 s; the other player closes the page and
-the one left reads "Opponent disconnected — N s to return", counting down; the turn's time runs
-out and the server (the waiting player's socket timer, not a test's sleep) ends it; a third
-timeout in a row (the real ``manage.py sweep``) forfeits the match, and the table says why.
+a 10 s turn limit (made with ``manage shell``, the first turn's deadline set 6 s ahead so the
+test waits less) open their table; the clock runs down for the seat to move and turns to the
+warning colour under 10 s; the other player closes the page and the one left reads "Opponent
+disconnected — N s to return", counting down; the turn's time runs out and the server (the
+waiting player's socket timer, not a test's sleep) ends it; a third timeout in a row (the real
+``manage.py sweep``) forfeits the match, and the table says why.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-Clock-pass-42"
 LIMIT = 10  # the league's turn limit (its smallest allowed value)
+FIRST_TURN = 6  # seconds the first turn is given instead: the test waits this long for the server
 GRACE = 60
 
 
@@ -81,7 +83,8 @@ def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, ma
         SHOTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(SHOTS / "table-clock-opponent-away.png"))
 
-        # The turn's time runs out: ann's socket's timer has the server end it (a discard).
+        # The turn's time runs out (FIRST_TURN seconds after the match began): ann's socket's
+        # timer has the server end it (a discard).
         timeouts = ann.locator("[data-part=timeouts]")
         expect(timeouts).to_contain_text("Timed out in a row", timeout=(LIMIT + 10) * 1000)
         assert ann.evaluate("() => window.spiteTable.state.version") >= 1
@@ -105,10 +108,14 @@ def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, ma
 
 
 def match_script(tag: str) -> str:
-    """The league (10 s a turn) and a ranked match of the two players."""
+    """The league (10 s a turn) and a ranked match of the two players, whose first turn ends
+    ``FIRST_TURN`` seconds from now (the players' sockets read the deadline when they open)."""
     return textwrap.dedent(
         f"""
+        from datetime import timedelta
+        from django.utils import timezone
         from accounts.models import User
+        from games.models import Game
         from leagues.models import League, Membership
         from leagues.services import ranked_match_create
 
@@ -121,6 +128,8 @@ def match_script(tag: str) -> str:
             Membership.objects.create(league=league, user=person)
         match = ranked_match_create(league=league, user0=people[0], user1=people[1])
         game = match.games.get()
+        deadline = timezone.now() + timedelta(seconds={FIRST_TURN})
+        Game.objects.filter(pk=game.pk).update(turn_deadline=deadline)
         print(game.pk, game.to_move)
         """
     )

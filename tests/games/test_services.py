@@ -396,14 +396,13 @@ def test_the_thread_runner_plays_off_the_calling_thread(
     game = current_game(human_starts(alice))
     monkeypatch.setattr(bots, "bot_turn_run", spy)
     game_play_move(game_id=game.pk, user=alice, move=a_side_move(game), version=0, move_id="e")
+    # The game was scheduled at the commit, before game_play_move returned; wait for the worker
+    # to finish without reading the game meanwhile: SQLite's in-memory test database answers a
+    # writer "table is locked" while another connection reads, and the bot's turn would fail.
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if not game.is_active or game.to_move == 0:
-            break
+    while bots._scheduled and time.monotonic() < deadline:
         time.sleep(0.05)
-    while bots._scheduled and time.monotonic() < deadline:  # let the worker finish
-        time.sleep(0.05)
+    game.refresh_from_db()
     assert not game.is_active or game.to_move == 0
     assert game.moves.filter(seat=1).exists()
     assert seen and all(name.startswith("bot") for name in seen)
