@@ -48,6 +48,7 @@ from django.conf import settings
 from django.db import connections
 
 from core import layer
+from core.errors import GameError
 from games.bot_runner import thinking as bot_thinking
 
 logger = logging.getLogger(__name__)
@@ -270,8 +271,6 @@ def _bot_turn_next(game_id: int) -> _BotTurn | None:
 
 def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
     """Play the bot's moves in ``game_id`` while a bot is to move; return how many applied."""
-    from core.errors import GameError
-
     delay = float(settings.GAMES_BOT_MOVE_DELAY)
     applied = refusals = 0
     while max_moves is None or applied < max_moves:
@@ -295,8 +294,6 @@ def bot_turn_run(*, game_id: int, max_moves: int | None = None) -> int:
 
 async def _bot_turn_async(game_id: int) -> int:
     """``bot_turn_run`` on the server's loop: thinking in the pool, pauses without a thread."""
-    from core.errors import GameError
-
     delay = float(settings.GAMES_BOT_MOVE_DELAY)
     applied = refusals = 0
     while True:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -27,7 +27,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from games.models import Game, Match, Move
-from games.selectors.frames import log_tail, log_tail_query, log_tail_read
+from games.selectors.frames import log_tail_query, log_tail_read
 
 
 @dataclass(slots=True)
@@ -44,7 +44,7 @@ class GameRow:
     log_tail: list[dict[str, Any]]
     to_move_before: int
     read: dict[str, Any]
-    new_log_row: list[Any] | None = field(default=None)
+    new_log_row: list[Any] | None = None  # queued by log_append, sent by row_write
 
     @property
     def match(self) -> Match:
@@ -83,20 +83,18 @@ def statement_cursor() -> Any:
     return connection.make_cursor(raw)
 
 
-def row_lock(game_id: int, *, with_log_tail: bool = True) -> GameRow | None:
+def row_lock(game_id: int) -> GameRow | None:
     """Game ``game_id`` with its match and seated users, the game and match rows locked until
     the transaction ends (PostgreSQL locks no nullable side of an outer join, so the users are
     read, not locked), and the log's tail read after the lock is held, so no move comes
-    between; None if there is no such game. ``with_log_tail=False`` leaves the tail to be read
-    when a change first needs it (``log_append``)."""
+    between; None if there is no such game."""
     sql, tables = _lock_plan(connection.vendor)
     with statement_cursor() as cursor, statement_cursor() as tail_cursor:
         with pipelined():
             cursor.execute(sql, [game_id])
-            if with_log_tail:
-                tail_cursor.execute(*log_tail_query(game_id))
+            tail_cursor.execute(*log_tail_query(game_id))
         row = cursor.fetchone()
-        tail = log_tail_read(tail_cursor.fetchall()) if with_log_tail else None
+        tail = log_tail_read(tail_cursor.fetchall())
     if row is None:
         return None
     parts, start = [], 0
@@ -109,8 +107,6 @@ def row_lock(game_id: int, *, with_log_tail: bool = True) -> GameRow | None:
         user = table.read(values)[0] if values[table.pk_index] is not None else None
         setattr(match, f"user{seat}", user)
     game.match = match
-    if tail is None:
-        tail = log_tail(game_id)
     return GameRow(game=game, log_tail=tail, to_move_before=game.to_move, read=read)
 
 
