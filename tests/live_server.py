@@ -5,8 +5,9 @@ whole site over the network: the browser tests (tests/browser) and the example b
 pytest-django's ``live_server`` serves no WebSockets, so these tests start daphne in a
 subprocess instead:
 
-- ``serve(workdir, env=..., unavailable=...)``: a context manager that migrates
-  ``workdir/db.sqlite3``, serves it with daphne on a free port and stops it on exit, yielding a
+- ``serve(workdir, env=..., unavailable=...)``: a context manager that makes
+  ``workdir/db.sqlite3`` a copy of a migrated database (migrated once per test process,
+  ``migrated``), serves it with daphne on a free port and stops it on exit, yielding a
   :class:`LiveServer` — ``url``, ``database_url``, ``env`` and ``manage(*args)`` to run a
   management command against the server's own database.
 - ``serve(..., database_url=url, migrate=False)``: another server on a database already made
@@ -28,18 +29,21 @@ with ``manage(...)``.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -144,6 +148,60 @@ def postgres_database(url: str, *, prefix: str = "spite_live") -> AbstractContex
     return fresh_database(url, prefix=prefix)
 
 
+# A migrated database of each kind, made once per test process, which each new server's
+# database copies (a file copy, or PostgreSQL's CREATE DATABASE … TEMPLATE) instead of running
+# every migration again; keyed by "sqlite" or the PostgreSQL server's address. Removed when the
+# process exits.
+_MIGRATED_TEMPLATES: dict[str, str] = {}
+_TEMPLATES_STACK = ExitStack()
+atexit.register(_TEMPLATES_STACK.close)
+
+
+def _migrated_template(database_url: str) -> str:
+    """The URL of this process's migrated template of ``database_url``'s kind, made and
+    migrated on first use."""
+    parts = urllib.parse.urlsplit(database_url)
+    key = "sqlite" if parts.scheme == "sqlite" else parts.netloc
+    if key not in _MIGRATED_TEMPLATES:
+        if key == "sqlite":
+            directory = _TEMPLATES_STACK.enter_context(
+                tempfile.TemporaryDirectory(prefix="spite_template_")
+            )
+            url = f"sqlite:///{Path(directory) / 'db.sqlite3'}"
+        else:
+            url = _TEMPLATES_STACK.enter_context(
+                fresh_database(database_url, prefix="spite_template")
+            )
+        LiveServer(url=url, database_url=url, env=server_env(url)).manage("migrate", "--noinput")
+        _MIGRATED_TEMPLATES[key] = url
+    return _MIGRATED_TEMPLATES[key]
+
+
+def migrated(database_url: str) -> None:
+    """Give the empty database ``database_url`` every migration's schema, as a copy of this
+    process's migrated template: the SQLite file is copied (it must not exist yet); the
+    PostgreSQL database, just made and with nobody connected, is made again from the
+    template."""
+    template = _migrated_template(database_url)
+    parts = urllib.parse.urlsplit(database_url)
+    if parts.scheme == "sqlite":
+        source, target = Path(urllib.parse.urlsplit(template).path), Path(parts.path)
+        assert not target.exists(), f"{target} exists: migrated() fills a new database"
+        for suffix in ("", "-wal"):  # the write-ahead log, if the migration left one
+            if source.with_name(source.name + suffix).exists():
+                shutil.copyfile(source.with_name(source.name + suffix), f"{target}{suffix}")
+        return
+    import psycopg
+    from psycopg import sql
+
+    name, template_name = parts.path.lstrip("/"), urllib.parse.urlsplit(template).path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+        create = sql.SQL("CREATE DATABASE {} TEMPLATE {}")
+        conn.execute(create.format(sql.Identifier(name), sql.Identifier(template_name)))
+
+
 def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> str | None:
     """None once /healthz answers 200; otherwise why the server is not up."""
     deadline = time.monotonic() + STARTUP_TIMEOUT
@@ -179,7 +237,8 @@ def serve(
     that only make sense with a server) with daphne's log in the reason.
 
     ``database_url`` serves that database instead (e.g. ``postgres_database``'s);
-    ``migrate=False`` leaves it as it is (a second server on a database already migrated)."""
+    ``migrate=False`` leaves it as it is (a second server on a database already migrated);
+    otherwise the database, new and empty, becomes a copy of a migrated one (``migrated``)."""
     if database_url is None:
         database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
     server = LiveServer(url="", database_url=database_url, env=server_env(database_url, env))
@@ -187,7 +246,7 @@ def serve(
     if not daphne.exists():
         unavailable(f"daphne not found at {daphne}: pip install -e '.[dev]'")
     if migrate:
-        server.manage("migrate", "--noinput")
+        migrated(database_url)
     # Picked after the migration, just before daphne binds it: the port lies free for as short a
     # time as can be, where another process (another xdist worker's server) could take it.
     port = free_port()
@@ -238,7 +297,7 @@ def manage(daphne_server: LiveServer) -> Any:
 def live_database(workdir: Path) -> Iterator[str]:
     """A database for server processes, of the kind the test run uses: a fresh PostgreSQL
     database beside ``DATABASE_URL``'s when that is PostgreSQL (dropped on exit), else a
-    SQLite file in ``workdir``. Yields its URL, not yet migrated (``serve`` migrates it)."""
+    SQLite file in ``workdir``. Yields its URL, still empty (``serve`` migrates it)."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith(("postgres://", "postgresql://")):
         with postgres_database(url) as database_url:
