@@ -96,3 +96,21 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_s
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_league_page_fits_a_phone_with_its_challenge_column(browser, live_server_url, manage):
+    """At 375 px the standings (with the column of ranked-challenge buttons, whose header is a
+    screen-reader text) scroll inside their box: the page itself is never wider than the
+    phone."""
+    from playwright.sync_api import expect
+
+    manage("load_demo")
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        page = context.new_page()
+        log_in(page, live_server_url, "bruno")
+        page.goto(f"{live_server_url}/leagues/demo/")
+        expect(page.get_by_role("button", name=re.compile("Challenge Alice"))).to_be_attached()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
