@@ -18,7 +18,7 @@ than send the error frame (the game socket echoes a move's id and resyncs on a s
 from __future__ import annotations
 
 import json
-import time
+from time import monotonic
 from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
@@ -60,6 +60,13 @@ def bad_message(message: str | Promise) -> GameError:
     return GameError(BAD_MESSAGE, message)
 
 
+def throttled(wait: float) -> GameError:
+    """A ``throttled`` refusal: the next message may come in ``wait`` seconds."""
+    return GameError(
+        THROTTLED, _("Too many messages: wait a moment."), params={"retry_after": round(wait, 1)}
+    )
+
+
 def plain_text(value: str) -> bool:
     """Whether ``value`` may be stored and echoed as it is: no NUL, no lone surrogate (which
     PostgreSQL or UTF-8 refuse), no other control character."""
@@ -73,11 +80,11 @@ class TokenBucket:
         self.burst = burst
         self.rate = burst / period
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = monotonic()
 
     def take(self) -> float:
         """0 if a message may pass now, else the seconds until one may."""
-        now = time.monotonic()
+        now = monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -127,14 +134,7 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     # --- client -> server
 
     def decode(self, text_data: str | None) -> dict[str, Any]:
-        """The message as a dict, after the throttle and the size limit; else GameError."""
-        wait = self.bucket.take()
-        if wait:
-            raise GameError(
-                THROTTLED,
-                _("Too many messages: wait a moment."),
-                params={"retry_after": round(wait, 1)},
-            )
+        """The message as a dict, within the size limit; else GameError."""
         if text_data is None:
             raise bad_message(_("Send JSON text frames."))
         if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
@@ -148,10 +148,14 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         return content
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        wait = self.bucket.take()  # every frame counts, whatever it holds
         try:
             content = self.decode(text_data)
         except GameError as exc:
-            await self.send_error(exc)
+            await self.send_error(throttled(wait) if wait else exc)
+            return
+        if wait:  # refused like any handler's refusal, so a move's refusal echoes its id
+            await self.refused(throttled(wait), content)
             return
         await self.receive_json(content)
 

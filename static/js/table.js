@@ -143,6 +143,10 @@ addTexts({
   // errors
   // Translators: message is the server's reason, already translated.
   errorPrefix: gettext_noop("Refused: %(message)s"),
+  // Translators: the table's message after the server asked to slow down; s is whole seconds.
+  throttledMove: gettext_noop("Too many moves at once: your move goes again in %(s)s s."),
+  // Translators: the table's message after the server asked to slow down; s is whole seconds.
+  throttled: gettext_noop("Too many messages at once: trying again in %(s)s s."),
   // Translators: code is a machine error code, "stale_version".
   errorGeneric: gettext_noop("Something went wrong (%(code)s)."),
   notFound: gettext_noop("This game does not exist."),
@@ -464,6 +468,10 @@ class Table {
   }
 
   onError(frame) {
+    if (frame.code === "throttled") {
+      this.onThrottled(frame);
+      return;
+    }
     if (this.pending && (!frame.id || frame.id === this.pending.id)) this.clearPending();
     if (frame.code === "not_found") {
       if (this.socket) this.socket.stop(); // the server closes it: nothing to reconnect to
@@ -473,6 +481,26 @@ class Table {
     const message = frame.message || t("errorGeneric", { code: frame.code || "?" });
     this.showError(t("errorPrefix", { message }));
     if (frame.code !== "stale_version") this.sync();
+  }
+
+  /** Too many messages: nothing was refused for what it said. The pending move (a throttled
+   * move echoes its id) goes again once the server allows, and so does the sync. */
+  onThrottled(frame) {
+    const seconds = Math.max(0.5, Number((frame.params || {}).retry_after) || 1);
+    const pending = this.pending;
+    window.clearTimeout(this.throttleTimer);
+    if (pending && frame.id === pending.id) {
+      window.clearTimeout(this.pendingTimer);
+      pending.sent = false;
+      this.showError(t("throttledMove", { s: Math.ceil(seconds) }));
+      this.throttleTimer = window.setTimeout(() => {
+        if (this.pending === pending) this.resendPending();
+      }, seconds * 1000);
+      this.render();
+      return;
+    }
+    this.showError(t("throttled", { s: Math.ceil(seconds) }));
+    this.throttleTimer = window.setTimeout(() => this.sync(), seconds * 1000);
   }
 
   showError(message) {

@@ -284,3 +284,52 @@ def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
     page.clock.run_for(2500)  # the third wait's longest: attempt 3 connects
     page.clock.resume()
     expect_back(page, 0)
+
+
+def test_a_throttled_move_is_sent_again_after_retry_after(page, live_server_url, manage):
+    """The server refuses a move ``throttled`` (with the move's id, as every refusal of a move
+    has it): the table says so, keeps the move, and sends it again with the same id once
+    ``retry_after`` has passed; the server applies it once. The refusal is played to the page
+    in place of the first send, so the test holds the page's clock while it waits."""
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    sign_up(page, live_server_url)
+    game_id = start_match(page, live_server_url)
+    move = to_a_turn_with_a_center_play(page)
+    at = version(page)
+
+    pause_timers(page)
+    page.evaluate(
+        """() => {
+          const table = window.spiteTable;
+          const socket = table.socket;
+          const send = socket.send.bind(socket);
+          window.movesSent = [];
+          socket.send = (frame) => {
+            if (frame.type !== "move") return send(frame);
+            window.movesSent.push(frame.id);
+            if (window.movesSent.length > 1) return send(frame);
+            Promise.resolve().then(() => table.receive({
+              type: "error", code: "throttled", id: frame.id,
+              message: "Too many messages: wait a moment.", params: {retry_after: 2.0},
+            }));
+            return true;
+          };
+        }"""
+    )
+    play(page, move)
+    expect(page.locator("[data-part=error]")).to_have_text(
+        "Too many moves at once: your move goes again in 2 s."
+    )
+    move_id = page.evaluate("() => window.spiteTable.pending.id")
+    assert server_game(manage, game_id, move_id) == {"version": at, "rows": 0}
+
+    page.clock.run_for(2100)  # retry_after passes: the same id goes again
+    page.wait_for_function(
+        "(v) => !window.spiteTable.pending && window.spiteTable.state.version >= v",
+        arg=at + 1,
+        timeout=BOT_TIMEOUT,
+    )
+    assert page.evaluate("() => window.movesSent") == [move_id, move_id]
+    assert server_game(manage, game_id, move_id) == {"version": at + 1, "rows": 1}

@@ -370,6 +370,37 @@ async def test_too_many_messages_are_throttled(table, alice_cookie, settings) ->
         await communicator.disconnect()
 
 
+async def test_moves_past_the_throttle_keep_their_ids_and_a_resend_later_is_applied(
+    table, alice_cookie, settings, monkeypatch
+) -> None:
+    """Past the burst every move is refused ``throttled`` with its own id (the table resends it
+    after ``retry_after``); once the bucket has refilled, the resent id is applied."""
+    settings.GAMES_WS_THROTTLE = (2, 10.0)  # 2 at once, then one every 5 s
+    now = [1000.0]
+    monkeypatch.setattr("core.sockets.monotonic", lambda: now[0])  # the bucket's clock alone
+    communicator = await open_socket(table.pk, alice_cookie)
+    try:
+        await communicator.receive_json_from()
+        move = a_center_move(table) or a_side_move(table)
+        await send(communicator, {"type": "sync"})
+        assert (await communicator.receive_json_from())["type"] == "state"
+        await send(communicator, {"type": "move", "move": move, "version": 0, "id": "m-1"})
+        [state] = await frames(communicator)
+        assert state["version"] == 1
+        for move_id in ("m-2", "m-3", "m-4"):
+            await send(communicator, {"type": "move", "move": "x", "version": 1, "id": move_id})
+            [refusal] = await frames(communicator)
+            assert (refusal["code"], refusal["id"]) == ("throttled", move_id)
+            assert 0 < refusal["params"]["retry_after"] <= 5
+        now[0] += 5.0
+        next_move = state["view"]["legal_moves"][0]
+        await send(communicator, {"type": "move", "move": next_move, "version": 1, "id": "m-4"})
+        [applied] = await frames(communicator)
+        assert (applied["type"], applied["version"]) == ("state", 2)
+    finally:
+        await communicator.disconnect()
+
+
 # --- resync, resignation ------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from lobby.consumers import NotificationConsumer
 
 def test_the_bucket_lets_a_burst_pass_then_refills_over_the_period(monkeypatch) -> None:
     now = [100.0]
-    monkeypatch.setattr(sockets.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(sockets, "monotonic", lambda: now[0])
     bucket = TokenBucket(3, 30.0)  # 3 at once, one more every 10 s
     assert [bucket.take() for _ in range(3)] == [0.0, 0.0, 0.0]
     assert bucket.take() == pytest.approx(10.0)
@@ -43,13 +43,26 @@ def test_decode_refuses_what_is_not_a_json_object_of_allowed_size(settings) -> N
     assert socket.decode('{"type": "sync"}') == {"type": "sync"}
 
 
-def test_decode_throttles_before_reading(settings) -> None:
+@pytest.mark.asyncio
+async def test_every_frame_counts_against_the_throttle_and_a_throttled_move_keeps_its_id(
+    settings,
+) -> None:
+    """Junk counts too; past the burst the refusal is ``throttled`` whatever the frame held,
+    and a move's refusal echoes its id (docs/protocol.md: every refusal of a move does)."""
     settings.GAMES_WS_THROTTLE = (2, 60.0)
-    socket = JsonSocket()
-    socket.decode("{}")
-    socket.decode("{}")
-    error = _decode_error(socket, "{}")
-    assert error.code == "throttled" and error.params["retry_after"] > 0
+    socket = GameConsumer()
+    sent: list[dict] = []
+
+    async def send_json(frame: dict) -> None:
+        sent.append(frame)
+
+    socket.send_json = send_json
+    move = json.dumps({"type": "move", "move": "h:7D-c2", "version": 3, "id": "m-1"})
+    for text in ("{not json", None, "{not json", move):
+        await socket.receive(text_data=text)
+    assert [frame["code"] for frame in sent] == ["bad_message", "bad_message"] + ["throttled"] * 2
+    assert "id" not in sent[2] and sent[3]["id"] == "m-1"
+    assert all(frame["params"]["retry_after"] > 0 for frame in sent[2:])
 
 
 def test_an_unknown_type_is_answered_with_the_types_each_socket_knows() -> None:
