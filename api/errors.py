@@ -1,7 +1,8 @@
 """The REST API's errors: one JSON shape, ``{code, message, params}``, and one status per code.
 
 ``STATUS`` maps every code of ``core.errors.CODES`` to its HTTP status (docs/api.md);
-``exception_handler`` turns a GameError and DRF's own exceptions into that shape;
+``exception_handler`` turns a GameError, DRF's own exceptions and Django's refusal of a body
+over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) into that shape;
 ``UnknownPathView`` answers 404 in that shape where no endpoint matches.
 
 Messages come out in the request's language: the one ``core.i18n.UserLanguageMiddleware``
@@ -15,6 +16,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, permissions, status
@@ -23,7 +26,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors as codes
-from core.errors import GameError
+from core.errors import GameError, lazy_format
 
 STATUS: dict[str, int] = {
     codes.BAD_MESSAGE: status.HTTP_400_BAD_REQUEST,
@@ -62,6 +65,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """REST_FRAMEWORK's EXCEPTION_HANDLER: every refusal as ``{code, message, params}``."""
     if isinstance(exc, GameError):
         return game_error_response(exc)
+    if isinstance(exc, RequestDataTooBig):  # Django's, raised while DRF reads the body
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = lazy_format(_("The body is too large: at most %(limit)d bytes."), limit=limit)
+        body = error_body(codes.BAD_MESSAGE, message, {"limit": limit})
+        return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

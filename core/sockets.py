@@ -67,12 +67,6 @@ def throttled(wait: float) -> GameError:
     )
 
 
-def plain_text(value: str) -> bool:
-    """Whether ``value`` may be stored and echoed as it is: no NUL, no lone surrogate (which
-    PostgreSQL or UTF-8 refuse), no other control character."""
-    return value.isprintable()
-
-
 class TokenBucket:
     """A token bucket: ``burst`` messages at once, refilled over ``period`` seconds."""
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
-from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message, plain_text
+from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
 from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
 from games.selectors import game_connect
@@ -124,19 +124,13 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             await self._resync()
 
     async def _on_move(self, content: dict[str, Any]) -> None:
-        move_id, move, version = content.get("id"), content.get("move"), content.get("version")
-        if (
-            not isinstance(move_id, str)
-            or not 1 <= len(move_id) <= services.MAX_MOVE_ID
-            or not plain_text(move_id)
-        ):
-            raise bad_message(_("A move needs an id: a string of 1 to 64 printable characters."))
-        if not isinstance(move, str) or not move or len(move) > 32:
-            raise bad_message(_("A move needs its text, such as h:7D-c2."))
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise bad_message(_("A move needs the version it was chosen against."))
+        given = services.move_input(content)  # the REST API's check too
         result = await database_sync_to_async(services.game_play_move)(
-            game_id=self.game_id, user=self.user, move=move, version=version, move_id=move_id
+            game_id=self.game_id,
+            user=self.user,
+            move=given.move,
+            version=given.version,
+            move_id=given.id,
         )
         if result.replayed:  # a resend: its broadcast went out long ago; answer with the state
             await self._resync()

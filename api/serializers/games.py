@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.services import MAX_MOVE_ID
+from games.services.inputs import MAX_MOVE_ID, MAX_MOVE_TEXT
 
 
 class GameStateSerializer(serializers.Serializer):
@@ -31,14 +31,18 @@ class MoveRowSerializer(serializers.Serializer):
 
 
 class MoveInSerializer(serializers.Serializer):
-    move = serializers.CharField(max_length=16, help_text="A move such as h:7D-c2.")
-    version = serializers.IntegerField(min_value=0, help_text="The version it was chosen at.")
+    """The body's schema; ``games.services.move_input`` checks it, as on the game socket."""
+
+    move = serializers.CharField(max_length=MAX_MOVE_TEXT, help_text="A move such as h:7D-c2.")
+    version = serializers.IntegerField(
+        help_text="The version it was chosen at (a JSON integer; another than the game's is "
+        "stale_version)."
+    )
     id = serializers.CharField(
+        min_length=1,
         max_length=MAX_MOVE_ID,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="The client's move id: a resend with the same id returns the same result.",
+        help_text="The client's move id, 1 to 64 printable characters: a resend with the same "
+        "id returns the same result.",
     )
 
 

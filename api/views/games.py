@@ -66,7 +66,8 @@ class GameMovesView(APIView):
         description="Play ``move``, chosen at ``version``, in your own turn. 201 with your new "
         "view; a resend with the same ``id`` answers 200 with the same result and applies "
         "nothing. 409 for stale_version (params.version is the current one), not_your_turn "
-        "and game_over; 400 for illegal_move (params.engine_code) and bad input.",
+        "and game_over; 400 for illegal_move (params.engine_code) and bad input (bad_message, "
+        "params.field naming the field: the game socket's own check, docs/protocol.md).",
         request=MoveInSerializer,
         responses={
             201: MoveOutSerializer,
@@ -78,13 +79,12 @@ class GameMovesView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         if not request.user.is_authenticated:
             raise GameError(UNAUTHENTICATED, _("Log in or send an API token to play."))
-        data = MoveInSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        given = services.move_input(request.data)  # the game socket's check too
         result = services.game_play_move(
             game_id=game_id,
-            move=data.validated_data["move"],
-            version=data.validated_data["version"],
-            move_id=data.validated_data["id"],
+            move=given.move,
+            version=given.version,
+            move_id=given.id,
             user=request.user,
         )
         _seat, frame = selectors.game_connect(game_id=game_id, user=request.user)

@@ -7,7 +7,8 @@ the transaction commits — broadcasts each viewer's frames and wakes the bot ru
 
 A package since it grew past a few hundred lines (ARCHITECTURE.md): ``matches`` creates
 matches, deals games and handles rematches; ``play`` moves, resigns, takes back and aborts;
-``_common`` holds the locked read, the seat checks and a move's result; ``store`` a change's
+``_common`` holds the locked read, the seat checks and a move's result; ``inputs`` what a
+client sends for a move, checked alike at both doors; ``store`` a change's
 SQL (the locked read as a ``GameRow``, and its write). Import names from here.
 
 ``_new_seed`` is the package's patch point, looked up at call time by the modules inside: every
@@ -24,7 +25,8 @@ def _new_seed() -> int:
     return secrets.randbits(63)
 
 
-from games.services._common import MAX_MOVE_ID, RESIGN_SCOPES, MoveResult  # noqa: E402
+from games.services._common import RESIGN_SCOPES, MoveResult  # noqa: E402
+from games.services.inputs import MAX_MOVE_ID, MoveInput, move_input  # noqa: E402
 from games.services.matches import (  # noqa: E402
     REMATCH_ACTIONS,
     RematchResult,
@@ -43,6 +45,7 @@ __all__ = [
     "MAX_MOVE_ID",
     "REMATCH_ACTIONS",
     "RESIGN_SCOPES",
+    "MoveInput",
     "MoveResult",
     "RematchResult",
     "game_abort",
@@ -52,4 +55,5 @@ __all__ = [
     "match_create",
     "match_create_between",
     "match_rematch",
+    "move_input",
 ]

@@ -12,7 +12,6 @@ from games.models import SEATS, Match
 from games.services.store import GameRow, row_lock
 
 RESIGN_SCOPES = ("game", "match")
-MAX_MOVE_ID = 64
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,13 +30,13 @@ from games.selectors import game_may_abort, game_undo_plan, undo_allowed
 from games.sending.changes import broadcast_on_commit
 from games.sending.groups import viewer_key
 from games.services._common import (
-    MAX_MOVE_ID,
     RESIGN_SCOPES,
     MoveResult,
     acting_seat,
     game_lock,
     opponent_phrase,
 )
+from games.services.inputs import MAX_MOVE_ID
 from games.services.matches import game_create
 from games.services.store import GameRow, log_append, row_write
 

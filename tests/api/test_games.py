@@ -35,6 +35,10 @@ def _bearer(key: str) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Bearer {key}"}
 
 
+def _json(key: str) -> dict[str, str]:
+    return {"format": "json", **_bearer(key)}
+
+
 def test_a_player_sees_exactly_their_own_view(api, table, alice_key) -> None:
     response = api.get(f"/api/v1/games/{table.pk}/", **_bearer(alice_key))
     assert response.status_code == 200
@@ -93,7 +97,10 @@ def test_posting_a_move_answers_201_with_the_new_view_and_a_resend_200(
 def test_a_stale_version_is_409_with_the_current_version(api, table, alice_key) -> None:
     url = f"/api/v1/games/{table.pk}/moves/"
     response = api.post(
-        url, {"move": a_side_move(table), "version": 5}, format="json", **_bearer(alice_key)
+        url,
+        {"move": a_side_move(table), "version": 5, "id": "m1"},
+        format="json",
+        **_bearer(alice_key),
     )
     assert response.status_code == 409
     assert response.json()["code"] == "stale_version"
@@ -104,7 +111,7 @@ def test_not_your_turn_is_409(api, alice, alice_key, bot_starts) -> None:
     game = current_game(bot_starts(alice))
     response = api.post(
         f"/api/v1/games/{game.pk}/moves/",
-        {"move": "h:AS-c1", "version": game.version},
+        {"move": "h:AS-c1", "version": game.version, "id": "m1"},
         format="json",
         **_bearer(alice_key),
     )
@@ -117,7 +124,7 @@ def test_an_illegal_move_is_400_with_the_engines_code(api, table, alice_key) -> 
         engine.Game.from_dict(table.state).play("h:AS-c9")
     response = api.post(
         f"/api/v1/games/{table.pk}/moves/",
-        {"move": "h:AS-c9", "version": 0},
+        {"move": "h:AS-c9", "version": 0, "id": "m1"},
         format="json",
         **_bearer(alice_key),
     )
@@ -132,19 +139,23 @@ def test_an_illegal_move_is_400_with_the_engines_code(api, table, alice_key) -> 
     }
 
 
-def test_bad_input_is_400_with_field_errors(api, table, alice_key) -> None:
+def test_bad_input_is_400_naming_the_field(api, table, alice_key) -> None:
     response = api.post(
-        f"/api/v1/games/{table.pk}/moves/", {"move": "x"}, format="json", **_bearer(alice_key)
+        f"/api/v1/games/{table.pk}/moves/",
+        {"move": "x", "id": "m1"},
+        format="json",
+        **_bearer(alice_key),
     )
     assert response.status_code == 400
-    assert response.json()["code"] == "bad_message"
-    assert "version" in response.json()["params"]["errors"]
+    body = response.json()
+    assert (body["code"], body["params"]) == ("bad_message", {"field": "version"})
+    assert body["message"] == "A move needs the version it was chosen against."
 
 
 def test_a_spectator_may_not_move(api, table, bob_key) -> None:
     response = api.post(
         f"/api/v1/games/{table.pk}/moves/",
-        {"move": a_side_move(table), "version": 0},
+        {"move": a_side_move(table), "version": 0, "id": "m1"},
         format="json",
         **_bearer(bob_key),
     )
@@ -182,8 +193,8 @@ def test_moves_are_throttled_with_retry_after(api, table, alice_key, monkeypatch
     _rates(monkeypatch, moves="2/minute")
     url = f"/api/v1/games/{table.pk}/moves/"
     statuses = [
-        api.post(url, {"move": "h:AS-c9", "version": 0}, format="json", **_bearer(alice_key))
-        for _ in range(3)
+        api.post(url, {"move": "h:AS-c9", "version": 0, "id": f"m{n}"}, **_json(alice_key))
+        for n in range(3)
     ]
     assert [r.status_code for r in statuses] == [400, 400, 429]
     last = statuses[-1]

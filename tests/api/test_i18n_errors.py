@@ -42,7 +42,7 @@ def test_a_token_user_without_a_language_keeps_the_requests(api, marked, alice, 
 def test_an_illegal_move_in_the_players_words(api, alice, alice_key, table_game) -> None:
     response = api.post(
         f"/api/v1/games/{table_game.pk}/moves/",
-        {"move": "s1-c1", "version": 0},
+        {"move": "s1-c1", "version": 0, "id": "m1"},
         format="json",
         **_bearer(alice_key),
     )
