@@ -13,12 +13,16 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from core.convergence import Watch
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
 from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
 from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
-from games.selectors import game_connect
+from games.selectors import game_connect, game_versions
 from games.sending.groups import GAME_NOTICE, game_group, viewer_key
+
+#: This process's open game sockets, checked against the committed versions on a timer.
+GAME_SOCKETS = Watch("game", game_versions)
 
 
 class GameConsumer(SeatClockMixin, JsonSocket):
@@ -61,12 +65,14 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if self.seat is None:  # a spectator: counted (with itself) before its first state
             frame["spectators"] = await self._watch()
         await self._send_state(frame)
+        GAME_SOCKETS.add(self.game_id, self)
         if self.watching:
             await self._announce_spectators(frame["spectators"])
         if frame["match"]["ranked"] and frame["match"]["status"] == "active":
             await self.seat_present()  # a player at a ranked table: presence and clock
 
     async def disconnect(self, code: int) -> None:
+        GAME_SOCKETS.discard(getattr(self, "game_id", None), self)
         await self.seat_absent()
         if getattr(self, "watching", False):
             await self._unwatch()
@@ -184,6 +190,12 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         await self.send_json(frame)
         self.last_version = max(self.last_version, frame["version"])
         self.spectators_sent = frame.get("spectators")
+
+    async def converge(self, committed: int | None) -> None:
+        """The convergence check read ``committed`` for this game: catch up if behind (a
+        doorbell this socket never heard)."""
+        if committed is not None and committed > self.last_version:
+            await self._resync()
 
     # --- server -> client (channel layer)
 

@@ -15,11 +15,15 @@ from typing import Any, ClassVar
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext_lazy as _
 
+from core.convergence import Watch
 from core.errors import UNAUTHENTICATED, GameError
 from core.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from games.sending.players import games_frame
 from lobby import selectors, services
 from lobby.broadcast import lobby_group, user_group
+
+#: This process's open per-user sockets, checked against the committed lists on a timer.
+USER_SOCKETS = Watch("user", selectors.user_lists)
 
 _SAY_WHICH = {
     "challenge": _("Say which challenge: send its id, a positive integer."),
@@ -42,6 +46,11 @@ class NotificationConsumer(JsonSocket):
         "sync": "_on_sync",
     }
     user_id: int
+    seen: selectors.UserLists  # the lists as this socket last showed them
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen = selectors.UserLists()
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -54,8 +63,32 @@ class NotificationConsumer(JsonSocket):
         self.user_id = user.pk
         await self.join(user_group(self.user_id))  # joined before reading: nothing slips by
         await database_sync_to_async(services.lobby_expire)()
+        # Read before the lists: a change in between makes the next check send them again.
+        self.seen = (await database_sync_to_async(selectors.user_lists)([self.user_id]))[
+            self.user_id
+        ]
         await self._send_challenges()
         await self._send_games()
+        USER_SOCKETS.add(self.user_id, self)
+
+    async def disconnect(self, code: int) -> None:
+        USER_SOCKETS.discard(getattr(self, "user_id", None), self)
+        await super().disconnect(code)
+
+    async def converge(self, committed: selectors.UserLists | None) -> None:
+        """The convergence check read the user's lists: send them again when a game or a
+        challenge came or went, or a turn came that no ``your_turn`` told this socket of (a
+        turn that passed on, the player's own doing, changes nothing on this socket)."""
+        if committed is None:
+            return
+        seen, self.seen = self.seen, committed
+        if (
+            committed.games != seen.games
+            or committed.challenges != seen.challenges
+            or not committed.turns <= seen.turns
+        ):
+            await self._send_challenges()
+            await self._send_games()
 
     # --- client -> server
 
@@ -102,11 +135,31 @@ class NotificationConsumer(JsonSocket):
         whoever made it): forwarded as they are, a challenge's summary said again in this
         socket's language (from the frame itself: no query)."""
         for frame in event["frames"]:
+            self._told(frame)
             if frame.get("type") == "challenge" and isinstance(frame.get("rules"), dict):
                 league = frame.get("league")
                 name = league.get("name") if isinstance(league, dict) else None
                 frame = {**frame, "summary": selectors.challenge_summary(frame["rules"], name)}
             await self.send_json(frame)
+
+    def _told(self, frame: dict[str, Any]) -> None:
+        """What a frame forwarded told the client, so the next check need not say it again:
+        a challenge that came or was answered, a match's new game, a turn that began."""
+        kind = frame.get("type")
+        if kind == "challenge":
+            if frame.get("state") in ("received", "sent"):
+                self.seen.challenges.add(frame.get("id"))
+            else:
+                self.seen.challenges.discard(frame.get("id"))
+        elif kind == "challenge_accepted":
+            self.seen.challenges.discard(frame.get("challenge"))
+        elif kind == "game_started":
+            games = self.seen.games
+            for game in [g for g, match in games.items() if match == frame.get("match")]:
+                del games[game]
+            games[frame.get("game")] = frame.get("match")
+        elif kind == "your_turn":
+            self.seen.turns.add((frame.get("game"), frame.get("version")))
 
     async def seeks_changed(self, event: dict[str, Any]) -> None:
         """The open seeks changed: read the list this user may see, and send it."""

@@ -9,9 +9,10 @@ blocked each other (either way) is listed to either of them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from django.utils.translation import ngettext
 import engine
 from accounts.models import User
 from accounts.selectors import user_block_partners_q, user_person
-from games.models import Game
+from games.models import Game, Match, Move
 from lobby.models import Challenge, Seek
 
 _HOUSE = engine.Rules()
@@ -160,6 +161,69 @@ def challenges_frame(*, user: User) -> dict[str, Any]:
         "type": "challenges",
         "challenges": [challenge_data(c, viewer_id=user.pk) for c in challenges_pending(user=user)],
     }
+
+
+@dataclass
+class UserLists:
+    """What a per-user socket shows, reduced to what tells that it changed: the user's games
+    in progress, those of them where it is the user's turn, and the pending challenges."""
+
+    games: dict[int, int] = field(default_factory=dict)  # game -> its match
+    #: (game, the version its turn began at): the ``version`` its ``your_turn`` carries.
+    turns: set[tuple[int, int]] = field(default_factory=set)
+    challenges: set[int] = field(default_factory=set)
+
+
+def user_lists(user_ids: list[int]) -> dict[int, UserLists]:
+    """``UserLists`` of each of ``user_ids``, in three queries for them all (the per-user
+    sockets' convergence check, ``core.convergence``). A turn began at the version of the
+    last move another seat made (0 if none has)."""
+    lists = {user_id: UserLists() for user_id in user_ids}
+    wanted = set(user_ids)
+    games = (
+        Game.objects.filter(match__status=Match.Status.ACTIVE)
+        .filter(Q(match__user0_id__in=user_ids) | Q(match__user1_id__in=user_ids))
+        .order_by("match_id", "-number")
+        .values_list(
+            "match_id", "pk", "status", "state__to_move", "match__user0_id", "match__user1_id"
+        )
+    )
+    seen_matches: set[int] = set()
+    to_play: dict[int, tuple[int, int]] = {}  # game -> (the seat to move, its user)
+    for match_id, game_id, status, to_move, *seated in games:
+        if match_id in seen_matches:
+            continue  # an earlier game of the match: only its latest counts
+        seen_matches.add(match_id)
+        if status != Game.Status.ACTIVE:
+            continue
+        for seat, user_id in enumerate(seated):
+            if user_id in wanted:
+                lists[user_id].games[game_id] = match_id
+                if to_move == seat:
+                    to_play[game_id] = (seat, user_id)
+    began: dict[int, int] = {}  # game -> the version of the last move another seat made
+    if to_play:
+        last_moves = (
+            Move.objects.filter(game_id__in=list(to_play))
+            .values("game_id", "seat")
+            .annotate(version=Max("version"))
+            .values_list("game_id", "seat", "version")
+        )
+        for game_id, seat, version in last_moves:
+            if seat != to_play[game_id][0]:
+                began[game_id] = max(began.get(game_id, 0), version)
+    for game_id, (_seat, user_id) in to_play.items():
+        lists[user_id].turns.add((game_id, began.get(game_id, 0)))
+    challenges = (
+        Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+        .filter(Q(challenger_id__in=user_ids) | Q(challenged_id__in=user_ids))
+        .values_list("pk", "challenger_id", "challenged_id")
+    )
+    for challenge_id, *people in challenges:
+        for user_id in people:
+            if user_id in wanted:
+                lists[user_id].challenges.add(challenge_id)
+    return lists
 
 
 # --- seeks ------------------------------------------------------------------------------------

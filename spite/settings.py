@@ -295,6 +295,10 @@ GAMES_BOT_NICE = env.int("GAMES_BOT_NICE", default=10)
 GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
 # Seconds between sweeps that resume unfinished bot turns; 0 turns the sweeper off.
 GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
+# Every SOCKETS_CONVERGE_INTERVAL seconds each process reads what its open sockets show (a game's
+# version, a user's lists) in one query and brings any socket that fell behind up to date: the
+# channel layer delivers at most once (core/convergence.py). 0 turns the timer off.
+SOCKETS_CONVERGE_INTERVAL = env.float("SOCKETS_CONVERGE_INTERVAL", default=2.0)
 # The socket refuses frames longer than this (bytes of text) with bad_message ...
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.

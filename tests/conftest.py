@@ -9,8 +9,8 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Games run their bots inline, think in the calling thread (no worker processes) and sweep
-    nothing under test (docs/games.md).
+    """Games run their bots inline, think in the calling thread (no worker processes), sweep
+    nothing and run no convergence timer under test (docs/games.md).
 
     Set for the whole session, before any test module imports ``spite.asgi`` (which starts
     the sweeper unless its interval is 0); a test may still override them with ``settings``.
@@ -21,6 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.GAMES_BOT_THINK = "thread"
     settings.GAMES_BOT_MOVE_DELAY = 0
     settings.GAMES_SWEEPER_INTERVAL = 0
+    settings.SOCKETS_CONVERGE_INTERVAL = 0  # a test runs the convergence check when it means to
 
 
 @pytest.fixture

@@ -32,7 +32,13 @@ from games.selectors.history import (
     match_history_rows,
     user_has_sat,
 )
-from games.selectors.live import LiveGame, games_live, live_game_rows, matches_in_progress
+from games.selectors.live import (
+    LiveGame,
+    game_versions,
+    games_live,
+    live_game_rows,
+    matches_in_progress,
+)
 from games.selectors.replay import LogRow, game_log, game_replay, game_replay_frames
 
 __all__ = [
@@ -51,6 +57,7 @@ __all__ = [
     "game_seats_moved",
     "game_state_frame",
     "game_undo_plan",
+    "game_versions",
     "games_live",
     "live_game_rows",
     "log_tail",

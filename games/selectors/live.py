@@ -27,6 +27,12 @@ def matches_in_progress(*, user: object) -> list[Match]:
     return matches
 
 
+def game_versions(game_ids: list[int]) -> dict[int, int]:
+    """The committed version of each of ``game_ids`` that exists, in one query (the game
+    sockets' convergence check, ``core.convergence``)."""
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
 def games_live() -> QuerySet[Game]:
     """Games in play (neither over nor aborted, in a match still going on), newest first, with
     their matches and seated users: the "watch" list."""

@@ -422,6 +422,57 @@ async def test_sync_after_a_missed_event_brings_the_current_state(
         await communicator.disconnect()
 
 
+async def test_a_lost_doorbell_is_caught_up_by_the_convergence_check(
+    table, alice, alice_cookie, bob_cookie, monkeypatch, settings
+) -> None:
+    """A move whose group event never went out (the process died, Redis lost it): the
+    player's other socket and a spectator show the committed state after the next check, and
+    a socket that already shows it is sent nothing."""
+    from games.consumers import GAME_SOCKETS
+
+    player, spectator = await open_socket(table.pk, alice_cookie), None
+    try:
+        await player.receive_json_from()
+        spectator = await open_socket(table.pk, bob_cookie)
+        await spectator.receive_json_from()
+        await frames(player)  # the spectators count
+        monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: None)  # a lost doorbell
+        await sync_to_async(services.game_play_move)(
+            game_id=table.pk, user=alice, move=a_center_move(table), version=0, move_id="lost"
+        )
+        assert await player.receive_nothing(timeout=QUIET)
+        assert await GAME_SOCKETS.check() == 2
+        assert (await player.receive_json_from()) == await frame_for(table, 0)
+        caught_up = await spectator.receive_json_from()
+        assert (caught_up["type"], caught_up["version"]) == ("state", 1)
+        assert caught_up["view"] == (await frame_for(table, None))["view"]
+        assert await GAME_SOCKETS.check() == 2  # both current now: nothing more is sent
+        assert await player.receive_nothing(timeout=QUIET)
+        assert await spectator.receive_nothing(timeout=QUIET)
+    finally:
+        await player.disconnect()
+        if spectator is not None:
+            await spectator.disconnect()
+    assert table.pk not in GAME_SOCKETS.sockets  # closed sockets leave the watch
+
+
+async def test_the_convergence_timer_catches_a_socket_up_by_itself(
+    table, alice, alice_cookie, monkeypatch, settings
+) -> None:
+    settings.SOCKETS_CONVERGE_INTERVAL = 0.05
+    communicator = await open_socket(table.pk, alice_cookie)
+    try:
+        await communicator.receive_json_from()
+        monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: None)
+        await sync_to_async(services.game_play_move)(
+            game_id=table.pk, user=alice, move=a_center_move(table), version=0, move_id="lost"
+        )
+        state = await communicator.receive_json_from(timeout=10)
+        assert (state["type"], state["version"]) == ("state", 1)
+    finally:
+        await communicator.disconnect()
+
+
 async def test_the_mover_is_answered_without_waiting_for_the_channel_layer(
     table, alice_cookie, monkeypatch
 ) -> None:

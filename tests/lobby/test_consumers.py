@@ -276,3 +276,63 @@ async def test_a_flood_of_messages_is_throttled(alice, cookies, settings) -> Non
         assert received[-1]["code"] == "throttled" and received[-1]["params"]["retry_after"] > 0
     finally:
         await alices.disconnect()
+
+
+# --- convergence: a lost doorbell costs one check, not a reload --------------------------------
+
+
+async def test_the_convergence_check_brings_a_challenge_and_a_turn_that_no_frame_told(
+    alice, bob, cookies, monkeypatch
+) -> None:
+    """Every doorbell lost (nothing reaches any user's group): a challenge bob never heard of
+    and a match whose first turn is his reach his /ws/me/ at the next check; a check that
+    finds nothing new sends nothing."""
+    from games.sending import players
+    from lobby.consumers import USER_SOCKETS
+
+    bobs = await me(cookies["bob"])
+    try:
+        assert await USER_SOCKETS.check() == 1
+        assert await bobs.receive_nothing(timeout=QUIET)  # nothing changed: nothing sent
+        monkeypatch.setattr(services, "user_frames_send", lambda frames: None)
+        monkeypatch.setattr(players, "user_frames_send", lambda frames: None)
+        sent = await sync_to_async(services.challenge_create)(
+            challenger=alice, challenged_username="bob", rules=SMALL
+        )
+        assert await bobs.receive_nothing(timeout=QUIET)
+        assert await USER_SOCKETS.check() == 1
+        challenges, games = await frames(bobs)
+        assert [c["id"] for c in challenges["challenges"]] == [sent.pk]
+        assert games == {"type": "games", "games": []}
+
+        await sync_to_async(services.challenge_accept)(challenge_id=sent.pk, user=bob)
+        assert await USER_SOCKETS.check() == 1
+        challenges, games = await frames(bobs)
+        assert challenges["challenges"] == [] and len(games["games"]) == 1
+        assert await USER_SOCKETS.check() == 1
+        assert await bobs.receive_nothing(timeout=QUIET)
+    finally:
+        await bobs.disconnect()
+
+
+async def test_a_turn_told_by_its_frame_needs_no_second_telling(
+    alice, bob, cookies, monkeypatch
+) -> None:
+    """The doorbell works: the ``your_turn`` bob's socket forwarded is what the check finds,
+    so it sends nothing more (a turn that passed on, by his own move, neither)."""
+    from lobby.consumers import USER_SOCKETS
+
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    bobs, alices = await me(cookies["bob"]), await me(cookies["alice"])
+    try:
+        await sync_to_async(services.challenge_accept)(challenge_id=sent.pk, user=bob)
+        told = await frames(bobs) + await frames(alices)
+        assert "game_started" in {f["type"] for f in told}
+        assert await USER_SOCKETS.check() == 2  # read (a failed read would hand none)
+        assert await bobs.receive_nothing(timeout=QUIET)
+        assert await alices.receive_nothing(timeout=QUIET)
+    finally:
+        await bobs.disconnect()
+        await alices.disconnect()
