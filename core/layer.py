@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from concurrent.futures import Future
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +42,19 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     """The server's event loop if one was attached and still runs, else None."""
     loop = _loop
     return loop if loop is not None and loop.is_running() else None
+
+
+async def layer_call(call: Awaitable[Any], *, what: str) -> bool:
+    """Await a channel-layer call for at most ``CHANNEL_LAYER_TIMEOUT`` seconds. False when it
+    failed or timed out (Redis refusing or silent), with one warning naming ``what``: the
+    caller goes on without the layer (the database and the convergence check carry the
+    state, core.convergence)."""
+    try:
+        await asyncio.wait_for(call, timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
+    except Exception as exc:  # the layer's own errors, ConnectionError, TimeoutError
+        logger.warning("channel layer unavailable, %s: %s", what, exc.__class__.__name__)
+        return False
+    return True
 
 
 def group_send_soon(group: str, message: dict[str, Any], *, what: str) -> None:
@@ -62,17 +77,21 @@ def _send_soon(method: str, target: str, message: dict[str, Any], what: str) -> 
     send = getattr(layer, method)
     loop = server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(send(target, message), loop)
+        future = asyncio.run_coroutine_threadsafe(_bounded(send(target, message)), loop)
         future.add_done_callback(lambda done: _log_failure(done, what))
         return
     try:
-        async_to_sync(send)(target, message)
-    except Exception:
-        logger.exception("could not send %s", what)
+        async_to_sync(_bounded)(send(target, message))
+    except Exception as exc:
+        logger.warning("could not send %s: %s", what, exc.__class__.__name__)
+
+
+async def _bounded(call: Awaitable[Any]) -> Any:
+    return await asyncio.wait_for(call, timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
 
 
 def _log_failure(done: Future[None], what: str) -> None:
     if done.cancelled():
         logger.warning("the send of %s was cancelled (the server is stopping)", what)
-    elif (exc := done.exception()) is not None:
-        logger.error("could not send %s", what, exc_info=exc)
+    elif (exc := done.exception()) is not None:  # the layer away: one line, no traceback
+        logger.warning("could not send %s: %s", what, exc.__class__.__name__)

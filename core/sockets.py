@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import BAD_MESSAGE, THROTTLED, GameError, lazy_format
 from core.i18n import language_for_scope
+from core.layer import layer_call
 
 
 class DirectDispatch:
@@ -104,6 +105,7 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         burst, period = settings.GAMES_WS_THROTTLE
         self.bucket = TokenBucket(int(burst), float(period))
         self.joined_groups: list[str] = []
+        self.unjoined: set[str] = set()  # joined while the channel layer refused
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Run the whole connection, every message and event of it, in its language: one
@@ -115,15 +117,34 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     # --- groups
 
     async def join(self, group: str) -> None:
-        """Join ``group`` once; left again on disconnect."""
-        if group not in self.joined_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.joined_groups.append(group)
+        """Join ``group`` once; left again on disconnect. With the channel layer away the
+        socket goes on without it (its state then comes from the convergence check) and
+        ``rejoin`` tries again later."""
+        if group in self.joined_groups:
+            return
+        self.joined_groups.append(group)
+        if not await layer_call(
+            self.channel_layer.group_add(group, self.channel_name), what=f"joining {group}"
+        ):
+            self.unjoined.add(group)
+
+    async def rejoin(self) -> None:
+        """Join again the groups the channel layer refused (it may be back)."""
+        for group in sorted(self.unjoined):
+            if await layer_call(
+                self.channel_layer.group_add(group, self.channel_name), what=f"joining {group}"
+            ):
+                self.unjoined.discard(group)
 
     async def disconnect(self, code: int) -> None:
         for group in self.joined_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            if group not in self.unjoined:
+                await layer_call(
+                    self.channel_layer.group_discard(group, self.channel_name),
+                    what=f"leaving {group}",
+                )
         self.joined_groups = []
+        self.unjoined = set()
 
     # --- client -> server
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.convergence import Watch
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
+from core.layer import layer_call
 from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
 from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
@@ -115,8 +116,11 @@ class GameConsumer(SeatClockMixin, JsonSocket):
 
     async def _announce_spectators(self, count: int) -> None:
         frame = {"type": "spectators", "count": count}
-        await self.channel_layer.group_send(
-            game_group(self.game_id), {"type": GAME_NOTICE, "frame": frame}
+        await layer_call(
+            self.channel_layer.group_send(
+                game_group(self.game_id), {"type": GAME_NOTICE, "frame": frame}
+            ),
+            what=f"the spectators of game {self.game_id}",
         )
 
     # --- client -> server
@@ -194,6 +198,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
     async def converge(self, committed: int | None) -> None:
         """The convergence check read ``committed`` for this game: catch up if behind (a
         doorbell this socket never heard)."""
+        await self.rejoin()  # the channel layer may be back
         if committed is not None and committed > self.last_version:
             await self._resync()
 

@@ -52,7 +52,10 @@ def _update(game_id: int, change: Callable[[dict[str, float], float], None]) -> 
     token = uuid.uuid4().hex
     locked = False
     for _ in range(LOCK_TRIES):
-        if cache.add(lock, token, timeout=LOCK_TIMEOUT):
+        added = cache.add(lock, token, timeout=LOCK_TIMEOUT)
+        if added is None:  # the cache is away (django-redis ignores it): no count to keep
+            break
+        if added:
             locked = True
             break
         time.sleep(LOCK_WAIT)

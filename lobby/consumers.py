@@ -79,6 +79,7 @@ class NotificationConsumer(JsonSocket):
         """The convergence check read the user's lists: send them again when a game or a
         challenge came or went, or a turn came that no ``your_turn`` told this socket of (a
         turn that passed on, the player's own doing, changes nothing on this socket)."""
+        await self.rejoin()  # the channel layer may be back
         if committed is None:
             return
         seen, self.seen = self.seen, committed

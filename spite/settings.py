@@ -120,6 +120,9 @@ _db["CONN_HEALTH_CHECKS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and cache: in memory by default; REDIS_URL=redis://… for several processes.
+# The longest a channel-layer or cache call to Redis (a join, a send, a read) may take before the
+# site goes on without it: Redis refusing fails at once, Redis silent after this many seconds.
+CHANNEL_LAYER_TIMEOUT = env.float("CHANNEL_LAYER_TIMEOUT", default=1.0)
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     # Redis pub/sub, not channels_redis.core: the core layer can drop a group message when
@@ -131,13 +134,21 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNELS_PREFIX", default="spite")},
         }
     }
+    # django-redis, told to ignore a Redis that is away (each miss logged): the cache holds only
+    # counts and throttles, so without it they reset and nothing answers 500.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_PREFIX", default="spite"),
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": CHANNEL_LAYER_TIMEOUT,
+                "SOCKET_TIMEOUT": CHANNEL_LAYER_TIMEOUT,
+            },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,5 +1,7 @@
 """Site-wide pages: home, rules and the health check."""
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -26,10 +28,20 @@ def _check_database() -> str:
 
 
 def _check_channel_layer() -> str:
+    """A message sent to a new channel and received back, within ``CHANNEL_LAYER_TIMEOUT``
+    (a silent Redis fails the check instead of holding it)."""
+    return async_to_sync(_layer_round_trip)()
+
+
+async def _layer_round_trip() -> str:
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.send)(channel, {"type": "healthz.ping"})
-    message = async_to_sync(layer.receive)(channel)
+
+    async def round_trip() -> dict:
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "healthz.ping"})
+        return await layer.receive(channel)
+
+    message = await asyncio.wait_for(round_trip(), timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
     if message.get("type") != "healthz.ping":
         raise RuntimeError("the channel layer returned another message")
     return "ok"

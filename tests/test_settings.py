@@ -128,8 +128,10 @@ def test_redis_url_selects_the_redis_channel_layer_and_cache() -> None:
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
     cache = chosen["CACHES"]["default"]
-    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["BACKEND"] == "django_redis.cache.RedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/0"
+    assert cache["OPTIONS"]["IGNORE_EXCEPTIONS"] is True  # Redis away: a miss, never a 500
+    assert cache["OPTIONS"]["SOCKET_TIMEOUT"] == 1.0  # CHANNEL_LAYER_TIMEOUT
 
 
 def test_debug_off_without_a_secret_key_refuses_to_start() -> None:

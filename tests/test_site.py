@@ -1,5 +1,6 @@
 """The site-wide pages (home, rules), the health check and the WebSocket router."""
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -224,6 +225,28 @@ def test_healthz_answers_503_when_the_channel_layer_fails(client, settings, monk
     assert response.status_code == 503
     body = json.loads(response.content)
     assert body["checks"] == {"database": "ok", "channel_layer": "error: ConnectionRefusedError"}
+
+
+class _SilentLayer:
+    """Redis that takes the connection and never answers."""
+
+    async def new_channel(self):
+        await asyncio.Event().wait()
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_at_once_when_the_channel_layer_is_silent(
+    client, settings, monkeypatch
+) -> None:
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    settings.CHANNEL_LAYER_TIMEOUT = 0.2
+    monkeypatch.setattr(views, "get_channel_layer", _SilentLayer)
+
+    response = client.get(reverse("healthz"))
+
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body["checks"] == {"database": "ok", "channel_layer": "error: TimeoutError"}
 
 
 @pytest.mark.django_db

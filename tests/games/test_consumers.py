@@ -456,6 +456,46 @@ async def test_a_lost_doorbell_is_caught_up_by_the_convergence_check(
     assert table.pk not in GAME_SOCKETS.sockets  # closed sockets leave the watch
 
 
+async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_it_is_back(
+    table, alice, alice_cookie, bob_cookie, monkeypatch
+) -> None:
+    """Redis refusing: sockets open and get their state, and a player's move is answered (the
+    mover's answer needs no layer). Once the layer is back, the next convergence check joins
+    the game's group again, and the doorbell rings for the spectator who came meanwhile."""
+    from channels.layers import InMemoryChannelLayer
+
+    from games.consumers import GAME_SOCKETS
+
+    real_group_add = InMemoryChannelLayer.group_add
+
+    async def refused(self, group, channel):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(InMemoryChannelLayer, "group_add", refused)
+    player = await open_socket(table.pk, alice_cookie)
+    spectator = await open_socket(table.pk, bob_cookie)
+    try:
+        assert (await player.receive_json_from())["version"] == 0
+        assert (await spectator.receive_json_from())["version"] == 0
+        move = a_center_move(table)
+        await send(player, {"type": "move", "move": move, "version": 0, "id": "away"})
+        assert [f["version"] for f in await frames(player) if f["type"] == "state"] == [1]
+        assert await GAME_SOCKETS.check() == 2  # the layer still away: a check catches up
+        assert (await spectator.receive_json_from())["version"] == 1
+        monkeypatch.setattr(InMemoryChannelLayer, "group_add", real_group_add)
+        assert await GAME_SOCKETS.check() == 2  # joined again; both current: nothing sent
+        assert await spectator.receive_nothing(timeout=QUIET)
+        next_move = legal(await reload(table), 0)[0]
+        await sync_to_async(services.game_play_move)(
+            game_id=table.pk, user=alice, move=next_move, version=1, move_id="back"
+        )
+        state = await spectator.receive_json_from()  # the doorbell, no check
+        assert (state["type"], state["version"]) == ("state", 2)
+    finally:
+        await player.disconnect()
+        await spectator.disconnect()
+
+
 async def test_the_convergence_timer_catches_a_socket_up_by_itself(
     table, alice, alice_cookie, monkeypatch, settings
 ) -> None:
