@@ -45,6 +45,7 @@ STATUS: dict[str, int] = {
     codes.DUPLICATE: status.HTTP_409_CONFLICT,
     codes.TOO_MANY: status.HTTP_409_CONFLICT,
     codes.THROTTLED: status.HTTP_429_TOO_MANY_REQUESTS,
+    codes.UNAVAILABLE: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 

@@ -29,6 +29,7 @@ BLOCKED = "blocked"  # you blocked this player (never said to the player who was
 CLOSED = "closed"  # the challenge was already answered or cancelled, the seek cancelled
 TOO_MANY = "too_many"  # too many pending challenges or open seeks of yours
 DUPLICATE = "duplicate"  # you already have a pending challenge to this player
+UNAVAILABLE = "unavailable"  # the site cannot reach its database for now: try again
 
 CODES = frozenset(
     {
@@ -48,6 +49,7 @@ CODES = frozenset(
         CLOSED,
         TOO_MANY,
         DUPLICATE,
+        UNAVAILABLE,
     }
 )
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation.trans_real import (
@@ -21,6 +22,8 @@ from django.utils.translation.trans_real import (
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from django_countries import countries
+
+from core.outages import database_outage, unavailable_response
 
 
 def supported_language(code: str | None) -> str | None:
@@ -99,7 +102,12 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        activate_for_request(request, getattr(request, "user", None))
+        try:  # the user (and the session) come from the database on first use
+            activate_for_request(request, getattr(request, "user", None))
+        except DatabaseError as exc:
+            if not database_outage(exc):
+                raise
+            return unavailable_response(request)
         return self.get_response(request)
 
 

@@ -18,6 +18,7 @@ than send the error frame (the game socket echoes a move's id and resyncs on a s
 from __future__ import annotations
 
 import json
+import logging
 from time import monotonic
 from typing import Any, ClassVar
 
@@ -28,9 +29,12 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import BAD_MESSAGE, THROTTLED, GameError, lazy_format
+from core.errors import BAD_MESSAGE, THROTTLED, UNAVAILABLE, GameError, lazy_format
 from core.i18n import language_for_scope
 from core.layer import layer_call
+from core.outages import CLOSE_TRY_AGAIN, RECONNECTING, database_outage
+
+logger = logging.getLogger(__name__)
 
 
 class DirectDispatch:
@@ -91,8 +95,28 @@ class TokenBucket:
 class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     """A socket of JSON objects with a ``type``, each answered by one handler.
 
-    Limits (``GAMES_WS_MAX_MESSAGE``, ``GAMES_WS_THROTTLE``) are read per connection.
+    Limits (``GAMES_WS_MAX_MESSAGE``, ``GAMES_WS_THROTTLE``) are read per connection. When a
+    handler (or the connect) cannot reach the database, the socket sends an ``unavailable``
+    error frame and closes with 1013, "try again later" (core/outages.py): the page's socket
+    reconnects after its backoff.
     """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        try:
+            await super().dispatch(message)
+        except Exception as exc:
+            if not database_outage(exc):
+                raise
+            await self.database_away(exc)
+
+    async def database_away(self, exc: Exception) -> None:
+        logger.warning("database unavailable on %s: %s", self.scope.get("path"), exc)
+        error = GameError(UNAVAILABLE, RECONNECTING)
+        try:
+            await self.send_json(error.to_frame())
+            await self.close(code=CLOSE_TRY_AGAIN)
+        except Exception:  # the connection is already gone
+            pass
 
     #: Message type → the name of the handler method, ``async def h(self, content)``.
     handlers: ClassVar[dict[str, str]] = {}

@@ -16,6 +16,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from core import layer  # noqa: E402
+from core.outages import SocketOutageMiddleware  # noqa: E402
 from games import sweeper  # noqa: E402
 from games.bot_runner import turns as bots  # noqa: E402
 from games.bot_runner.checks import bot_runner_refuse  # noqa: E402
@@ -48,8 +49,11 @@ application = _AttachBotRunner(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                # Session first; an API token (?token= or Authorization) overrides it.
-                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                # The database away at the handshake: answered, told to retry (1013).
+                SocketOutageMiddleware(
+                    # Session first; an API token (?token= or Authorization) overrides it.
+                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                )
             ),
             # Only the bot worker listens on a channel, one only (bots.bot_channel(), under the
             # layer's prefix); a server never gets this scope.

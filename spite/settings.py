@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.outages.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -105,12 +106,15 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 elif _db["ENGINE"] == "django.db.backends.postgresql":
     # Django's psycopg pool; pooled connections require CONN_MAX_AGE=0.
     _db["CONN_MAX_AGE"] = 0
+    # A request waits at most DATABASE_WAIT seconds for a connection (the pool's, or a new
+    # one's handshake): with PostgreSQL away it answers the site's 503 (core/outages.py) fast.
     _db.setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=20),
-        "timeout": 10,
+        "timeout": env.float("DATABASE_WAIT", default=2.0),
     }
-    # The move's own statements (games.services._rows) bind on the server, and psycopg
+    _db["OPTIONS"]["connect_timeout"] = max(1, round(env.float("DATABASE_WAIT", default=2.0)))
+    # The move's own statements (games.services.store) bind on the server, and psycopg
     # prepares them after 5 runs on a connection: planning the lock cost more than running it.
     # Django's ORM binds on the client and never prepares. Off behind a transaction-mode pooler
     # (PgBouncer < 1.21), which cannot keep a connection's prepared statements.

@@ -24,3 +24,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("admin/", admin.site.urls),
 ]
+
+# The database away: the site's 503 page, not a 500 (core/outages.py).
+handler500 = "core.outages.server_error"

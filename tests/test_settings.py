@@ -108,7 +108,8 @@ def test_database_url_selects_pooled_postgresql() -> None:
     assert chosen["ENGINE"] == "django.db.backends.postgresql"
     where = (chosen["NAME"], chosen["USER"], chosen["HOST"], chosen["PORT"])
     assert where == ("db", "u", "h", 5432)
-    assert chosen["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
+    assert chosen["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 2.0}
+    assert chosen["OPTIONS"]["connect_timeout"] == 2  # PostgreSQL away: a 503 within seconds
     assert chosen["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
 
 

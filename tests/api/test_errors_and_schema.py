@@ -28,6 +28,7 @@ EXPECTED = {
     "duplicate": 409,
     "too_many": 409,
     "throttled": 429,
+    "unavailable": 503,
 }
 
 
