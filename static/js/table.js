@@ -472,6 +472,12 @@ class Table {
       this.onThrottled(frame);
       return;
     }
+    if (frame.code === "unavailable") {
+      // The server cannot reach its database: it closes the socket, which reconnects after
+      // its backoff and asks for the state; a move waiting for its answer goes again then.
+      this.showError(frame.message || t("errorGeneric", { code: frame.code }));
+      return;
+    }
     if (this.pending && (!frame.id || frame.id === this.pending.id)) this.clearPending();
     if (frame.code === "not_found") {
       if (this.socket) this.socket.stop(); // the server closes it: nothing to reconnect to
