@@ -310,6 +310,14 @@ GAMES_BOT_NICE = env.int("GAMES_BOT_NICE", default=10)
 GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
 # Seconds between sweeps that resume unfinished bot turns; 0 turns the sweeper off.
 GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
+# A fault point for the fault tests (tests/games/test_faults.py), never for a site: "move"
+# makes the process SIGKILL itself right after a change of a game (a move, a resignation…)
+# commits, before its doorbell rings or the mover is answered. Refused when DEBUG is off.
+GAMES_FAULT = env.str("GAMES_FAULT", default="")
+if GAMES_FAULT and not DEBUG:
+    raise ImproperlyConfigured("GAMES_FAULT is for the fault tests: it needs DEBUG on.")
+if GAMES_FAULT not in ("", "move"):
+    raise ImproperlyConfigured(f"GAMES_FAULT must be empty or 'move', not {GAMES_FAULT!r}.")
 # Every SOCKETS_CONVERGE_INTERVAL seconds each process reads what its open sockets show (a game's
 # version, a user's lists) in one query and brings any socket that fell behind up to date: the
 # channel layer delivers at most once (core/convergence.py). 0 turns the timer off.

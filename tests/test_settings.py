@@ -222,3 +222,15 @@ def test_every_setting_has_one_source() -> None:
                 undefined.append(f"{module}:{node.lineno} settings.{node.attr}")
     assert not own_defaults, own_defaults
     assert not undefined, undefined
+
+
+def test_the_fault_point_is_refused_when_debug_is_off() -> None:
+    result = run_settings(**PRODUCTION, GAMES_FAULT="move")
+    assert result.returncode != 0
+    assert "GAMES_FAULT is for the fault tests" in result.stderr
+
+
+def test_an_unknown_fault_point_is_refused() -> None:
+    result = run_settings(GAMES_FAULT="disk")
+    assert result.returncode != 0
+    assert "GAMES_FAULT must be empty or 'move'" in result.stderr

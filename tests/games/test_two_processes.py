@@ -103,9 +103,11 @@ class Socket:
     def send(self, frame: dict[str, Any]) -> None:
         self.conn.send(json.dumps(frame))
 
-    def next(self, wanted: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        """The next frame (after those looked at) that is ``wanted``, within the deadline."""
-        deadline = time.monotonic() + DEADLINE
+    def next(
+        self, wanted: Callable[[dict[str, Any]], bool], what: str, within: float = DEADLINE
+    ) -> dict[str, Any]:
+        """The next frame (after those looked at) that is ``wanted``, within ``within`` s."""
+        deadline = time.monotonic() + within
         while True:
             while self.read < len(self.frames):
                 frame = self.frames[self.read]
@@ -115,15 +117,15 @@ class Socket:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(
-                    f"{self.name}: no {what} within {DEADLINE} s; last frames: {self.frames[-3:]}"
+                    f"{self.name}: no {what} within {within} s; last frames: {self.frames[-3:]}"
                 )
             try:
                 self.frames.append(json.loads(self.conn.recv(timeout=left)))
             except TimeoutError:
                 continue
 
-    def next_type(self, *types: str) -> dict[str, Any]:
-        return self.next(lambda f: f.get("type") in types, "/".join(types))
+    def next_type(self, *types: str, within: float = DEADLINE) -> dict[str, Any]:
+        return self.next(lambda f: f.get("type") in types, "/".join(types), within)
 
 
 def open_socket(
