@@ -3,7 +3,9 @@ the dispatch by type. The sockets themselves are tested in test_consumers.py (bo
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -12,7 +14,6 @@ from core.errors import GameError
 from core.sockets import JsonSocket, TokenBucket
 from games.consumers import GameConsumer
 from lobby.consumers import NotificationConsumer
-from tests.live_server import run_async
 
 
 def test_the_bucket_lets_a_burst_pass_then_refills_over_the_period(monkeypatch) -> None:
@@ -62,7 +63,9 @@ def test_every_frame_counts_against_the_throttle_and_a_throttled_move_keeps_its_
 
     socket.send_json = send_json
     move = json.dumps({"type": "move", "move": "h:7D-c2", "version": 3, "id": "m-1"})
-    run_async(receive_all())  # on a thread of its own: a browser test may hold the main loop
+    # On a thread of its own: a browser test earlier in the process may hold the main loop.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, receive_all()).result()
     assert [frame["code"] for frame in sent] == ["bad_message", "bad_message"] + ["throttled"] * 2
     assert "id" not in sent[2] and sent[3]["id"] == "m-1"
     assert all(frame["params"]["retry_after"] > 0 for frame in sent[2:])
