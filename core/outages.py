@@ -9,7 +9,7 @@ fault of the request. Then:
   the database; ``/api/`` answers ``{"code": "unavailable", …}`` with 503; both say
   ``Retry-After``. ``DatabaseOutageMiddleware`` turns a view's exception into it, and
   ``server_error`` (the site's ``handler500``) one from anywhere else when DEBUG is off.
-- a socket sends an ``unavailable`` error frame and closes with 1013 ("try again later"), so
+- a socket sends an ``unavailable`` error frame and closes with 4503 ("try again later"), so
   the page reconnects after its backoff (``core.sockets.JsonSocket``).
 
 Nothing acknowledged is lost: a move is acknowledged only after its commit.
@@ -39,8 +39,9 @@ logger = logging.getLogger(__name__)
 #: Seconds a client is told to wait before it tries again.
 RETRY_AFTER = 5
 
-#: The close code of a socket whose database is away (RFC 6455: "Try Again Later").
-CLOSE_TRY_AGAIN = 1013
+#: The close code of a socket whose database is away: RFC 6455's 1013, "Try Again Later", as
+#: the application's own (daphne closes only with 1000 or 3000 to 4999).
+CLOSE_TRY_AGAIN = 4503
 
 #: What a socket is told before that close.
 RECONNECTING = gettext_lazy("The table will be back in a moment: reconnecting.")
@@ -105,7 +106,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 class SocketOutageMiddleware:
     """ASGI middleware for the sockets, outside the session and auth middlewares: when the
     database is away before any consumer runs (the session or the user cannot be read), the
-    handshake is still answered — accepted, told ``unavailable``, closed with 1013 — instead
+    handshake is still answered — accepted, told ``unavailable``, closed with 4503 — instead
     of dropped, so the page retries after its backoff. Once a consumer runs, it answers an
     outage itself (``core.sockets.JsonSocket``)."""
 

@@ -17,13 +17,19 @@ than send the error frame (the game socket echoes a move's id and resyncs on a s
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+from functools import partial
 from time import monotonic
 from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import Promise
@@ -54,6 +60,10 @@ class DirectDispatch:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+
+#: The close code that sends a page to reconnect at once (RFC 6455's 1012, "Service Restart",
+#: as the application's own: daphne closes only with 1000 or 3000 to 4999).
+CLOSE_RECONNECT = 4012
 
 #: Close codes after a refusal on connect (4000 to 4999 are the application's own).
 CLOSE_UNAUTHENTICATED = 4401
@@ -97,7 +107,7 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
 
     Limits (``GAMES_WS_MAX_MESSAGE``, ``GAMES_WS_THROTTLE``) are read per connection. When a
     handler (or the connect) cannot reach the database, the socket sends an ``unavailable``
-    error frame and closes with 1013, "try again later" (core/outages.py): the page's socket
+    error frame and closes with 4503, "try again later" (core/outages.py): the page's socket
     reconnects after its backoff.
     """
 
@@ -133,10 +143,34 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Run the whole connection, every message and event of it, in its language: one
-        activation per connection, none per message (the auth middlewares have set the user)."""
+        activation per connection, none per message (the auth middlewares have set the user).
+
+        Channels' ``AsyncConsumer.__call__``, but a channel layer that cannot give the socket a
+        channel in time (Redis refusing or silent) leaves it without one instead of failing the
+        handshake: the socket opens and works from the database (the convergence check), and
+        once the layer is back it closes with 4012 so that the page reconnects with one."""
         self.language = language_for_scope(scope)
         with translation.override(self.language):
-            await super().__call__(scope, receive, send)
+            self.scope = scope
+            self.base_send = send
+            self.channel_layer = get_channel_layer(self.channel_layer_alias)
+            receivers = [receive]
+            if self.channel_layer is not None:
+                try:
+                    self.channel_name = await asyncio.wait_for(
+                        self.channel_layer.new_channel(),
+                        timeout=float(settings.CHANNEL_LAYER_TIMEOUT),
+                    )
+                except Exception as exc:  # the layer's own errors, ConnectionError, TimeoutError
+                    logger.warning(
+                        "channel layer unavailable, a socket opens without it: %s",
+                        exc.__class__.__name__,
+                    )
+                    self.channel_layer, self.channel_name = None, ""
+                else:
+                    receivers.append(partial(self.channel_layer.receive, self.channel_name))
+            with contextlib.suppress(StopConsumer):
+                await await_many_dispatch(receivers, self.dispatch)
 
     # --- groups
 
@@ -147,18 +181,34 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         if group in self.joined_groups:
             return
         self.joined_groups.append(group)
-        if not await layer_call(
+        if self.channel_layer is None or not await layer_call(
             self.channel_layer.group_add(group, self.channel_name), what=f"joining {group}"
         ):
             self.unjoined.add(group)
 
     async def rejoin(self) -> None:
-        """Join again the groups the channel layer refused (it may be back)."""
+        """Join again the groups the channel layer refused (it may be back). A socket that
+        opened without a channel closes with 4012 once the layer answers, so that its page
+        reconnects with one."""
+        if not self.unjoined:
+            return
+        if self.channel_layer is None:
+            layer = get_channel_layer(self.channel_layer_alias)
+            if layer is not None and await layer_call(
+                layer.group_send("layer-probe", {"type": "layer.probe"}), what="a probe"
+            ):
+                await self.close(code=CLOSE_RECONNECT)
+            return
         for group in sorted(self.unjoined):
             if await layer_call(
                 self.channel_layer.group_add(group, self.channel_name), what=f"joining {group}"
             ):
                 self.unjoined.discard(group)
+
+    async def group_send(self, group: str, message: dict[str, Any], *, what: str) -> None:
+        """Send ``message`` to ``group`` if the layer answers in time; else log and go on."""
+        if self.channel_layer is not None:
+            await layer_call(self.channel_layer.group_send(group, message), what=what)
 
     async def disconnect(self, code: int) -> None:
         for group in self.joined_groups:

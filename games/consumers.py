@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 
 from core.convergence import Watch
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
-from core.layer import layer_call
 from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
 from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
@@ -116,10 +115,9 @@ class GameConsumer(SeatClockMixin, JsonSocket):
 
     async def _announce_spectators(self, count: int) -> None:
         frame = {"type": "spectators", "count": count}
-        await layer_call(
-            self.channel_layer.group_send(
-                game_group(self.game_id), {"type": GAME_NOTICE, "frame": frame}
-            ),
+        await self.group_send(
+            game_group(self.game_id),
+            {"type": GAME_NOTICE, "frame": frame},
             what=f"the spectators of game {self.game_id}",
         )
 

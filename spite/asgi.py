@@ -49,7 +49,7 @@ application = _AttachBotRunner(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                # The database away at the handshake: answered, told to retry (1013).
+                # The database away at the handshake: answered, told to retry (4503).
                 SocketOutageMiddleware(
                     # Session first; an API token (?token= or Authorization) overrides it.
                     AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))

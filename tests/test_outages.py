@@ -1,5 +1,5 @@
 """The database away (core/outages.py): pages answer the site's 503 page in the visitor's
-language, the REST API its JSON, and a socket an ``unavailable`` frame and close code 1013 —
+language, the REST API its JSON, and a socket an ``unavailable`` frame and close code 4503 —
 never a 500, never a hang. The outage is played by making every new cursor fail as a refused
 connection does."""
 
@@ -95,6 +95,6 @@ async def test_a_socket_is_told_unavailable_and_closed_to_try_again() -> None:
                     await socket.send_json_to({"type": "sync"})
                 frame = await socket.receive_json_from()
                 assert (frame["type"], frame["code"]) == ("error", "unavailable"), at_handshake
-                assert await socket.receive_output() == {"type": "websocket.close", "code": 1013}
+                assert await socket.receive_output() == {"type": "websocket.close", "code": 4503}
             finally:
                 await socket.disconnect()

@@ -12,13 +12,23 @@ serves them; skipped without both (CI's second pass has them).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
+import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.games.test_two_processes import SKIP_REASON, Site, choose, open_socket, people
-from tests.live_server import postgres_and_redis, postgres_database, redis_site_env, serve
+from tests.live_server import (
+    LiveServer,
+    postgres_and_redis,
+    postgres_database,
+    redis_site_env,
+    serve,
+)
+from tests.proxy import TcpProxy
 
 CONVERGE_DEADLINE = 30.0  # seconds a table may take to show the committed state in a test
 
@@ -82,3 +92,122 @@ def test_a_process_killed_between_commit_and_doorbell_strands_nobody(crashing_si
         again.send({"type": "move", "move": move, "version": version, "id": "crash-1"})
         assert again.next_type("state")["version"] == version + 1  # a resend applies nothing
     print(f"converged {took:.2f} s after the move")
+
+
+@pytest.fixture(scope="module")
+def redis_behind_a_proxy(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Site, TcpProxy]]:
+    """Two servers whose Redis (channel layer and cache) goes through a proxy the test cuts."""
+    if (urls := postgres_and_redis()) is None:
+        pytest.skip(SKIP_REASON)
+    database_url, redis_url = urls
+    parts = urllib.parse.urlsplit(redis_url)
+    workdir = tmp_path_factory.mktemp("redis_cut")
+    with (
+        TcpProxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy,
+        redis_site_env(f"redis://127.0.0.1:{proxy.port}{parts.path}", "spitecut") as env,
+        postgres_database(database_url, prefix="spite_cut") as db,
+        ExitStack() as stack,
+    ):
+        (workdir / "one").mkdir()
+        (workdir / "two").mkdir()
+        one = stack.enter_context(serve(workdir / "one", env=env, database_url=db))
+        two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
+        try:
+            yield Site(one, two), proxy
+        finally:
+            proxy.restore()  # the prefixes' keys are deleted through it
+
+
+def _healthz(server: LiveServer) -> int:
+    try:
+        return httpx.get(f"{server.url}/healthz", timeout=10).status_code
+    except httpx.HTTPError:
+        return 0
+
+
+def _until(condition: Callable[[], bool], what: str, within: float = CONVERGE_DEADLINE) -> float:
+    """Seconds until ``condition()`` held, polled; fails after ``within``."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > within:
+            raise AssertionError(f"{what} did not happen within {within} s")
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+@pytest.mark.parametrize("cut", ["refusing", "silent"])
+def test_with_redis_cut_the_game_goes_on_and_every_table_converges(
+    redis_behind_a_proxy: tuple[Site, TcpProxy], cut: str
+) -> None:
+    site, proxy = redis_behind_a_proxy
+    made = people(site.two, match=True)
+    game = made["game"]
+    path = f"/ws/games/{game}/"
+    keys = {0: made["a_key"], 1: made["b_key"]}
+    servers = {0: site.one, 1: site.two}  # seat 0 plays on server one, seat 1 on server two
+    with ExitStack() as stack:
+        sockets = {
+            seat: open_socket(stack, f"seat {seat}", servers[seat], path, keys[seat])
+            for seat in (0, 1)
+        }
+        state = {seat: sockets[seat].next_type("state") for seat in (0, 1)}
+        version = state[0]["version"]
+
+        proxy.refuse() if cut == "refusing" else proxy.silence()
+        api = stack.enter_context(
+            httpx.Client(base_url=site.two.url, headers={"Authorization": f"Bearer {keys[1]}"})
+        )
+        assert api.get(f"/api/v1/games/{game}/", timeout=10).status_code == 200
+        assert httpx.get(f"{site.one.url}/leagues/", timeout=10).status_code == 200
+        assert _healthz(site.one) == 503 and _healthz(site.two) == 503
+
+        took = []
+        for _ in range(2):  # two moves during the outage, by whoever is to move
+            seat = state[0]["view"]["to_move"]
+            move = choose(state[seat]["view"]["legal_moves"])
+            sockets[seat].send(
+                {"type": "move", "move": move, "version": version, "id": f"c{version}"}
+            )
+            sent, before = time.monotonic(), version
+            for each in (seat, 1 - seat):  # the mover at once, the other by the check
+                state[each] = sockets[each].next(
+                    lambda f, before=before: f.get("type") == "state" and f["version"] > before,
+                    f"version {before + 1}",
+                    CONVERGE_DEADLINE,
+                )
+            took.append(time.monotonic() - sent)
+            version += 1
+            assert state[0]["version"] == state[1]["version"] == version
+        watcher = open_socket(stack, "a spectator during the outage", site.one, path)
+        assert watcher.next_type("state", within=CONVERGE_DEADLINE)["version"] == version
+
+        proxy.restore()
+        back = _until(lambda: _healthz(site.one) == _healthz(site.two) == 200, "healthz 200")
+        seat = state[0]["view"]["to_move"]
+        move = choose(state[seat]["view"]["legal_moves"])
+        sockets[seat].send({"type": "move", "move": move, "version": version, "id": f"c{version}"})
+        sent = time.monotonic()
+        other = sockets[1 - seat].next(
+            lambda f: f.get("type") == "state" and f["version"] > version,
+            "the move after the outage",
+            CONVERGE_DEADLINE,
+        )
+        assert other["version"] == version + 1
+        after = time.monotonic() - sent
+        # The spectator's socket, opened during the outage: the next state, or, if the layer
+        # gave it no channel then, a close with 4012 so that its page reconnects with one.
+        try:
+            seen = watcher.next(
+                lambda f: f.get("type") == "state" and f["version"] > version,
+                "the move after the outage, or a close",
+                CONVERGE_DEADLINE,
+            )
+            assert seen["version"] == version + 1
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == 4012
+    print(
+        f"{cut}: converged {took[0]:.2f} and {took[1]:.2f} s during the outage; healthz back "
+        f"{back:.2f} s after; the next move reached the other table in {after:.2f} s"
+    )
