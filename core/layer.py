@@ -50,7 +50,7 @@ async def layer_call(call: Awaitable[Any], *, what: str) -> bool:
     caller goes on without the layer (the database and the convergence check carry the
     state, core.convergence)."""
     try:
-        await asyncio.wait_for(call, timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
+        await bounded(call)
     except Exception as exc:  # the layer's own errors, ConnectionError, TimeoutError
         logger.warning("channel layer unavailable, %s: %s", what, exc.__class__.__name__)
         return False
@@ -77,16 +77,18 @@ def _send_soon(method: str, target: str, message: dict[str, Any], what: str) -> 
     send = getattr(layer, method)
     loop = server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(_bounded(send(target, message)), loop)
+        future = asyncio.run_coroutine_threadsafe(bounded(send(target, message)), loop)
         future.add_done_callback(lambda done: _log_failure(done, what))
         return
     try:
-        async_to_sync(_bounded)(send(target, message))
+        async_to_sync(bounded)(send(target, message))
     except Exception as exc:
         logger.warning("could not send %s: %s", what, exc.__class__.__name__)
 
 
-async def _bounded(call: Awaitable[Any]) -> Any:
+async def bounded(call: Awaitable[Any]) -> Any:
+    """``call``'s result, or TimeoutError after ``CHANNEL_LAYER_TIMEOUT`` seconds: every
+    channel-layer call is bounded so (a silent Redis holds nothing)."""
     return await asyncio.wait_for(call, timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
 
 

@@ -17,7 +17,6 @@ than send the error frame (the game socket echoes a move's id and resyncs on a s
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -37,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import BAD_MESSAGE, THROTTLED, UNAVAILABLE, GameError, lazy_format
 from core.i18n import language_for_scope
-from core.layer import layer_call
+from core.layer import bounded, layer_call
 from core.outages import CLOSE_TRY_AGAIN, RECONNECTING, database_outage
 
 logger = logging.getLogger(__name__)
@@ -122,11 +121,9 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
     async def database_away(self, exc: Exception) -> None:
         logger.warning("database unavailable on %s: %s", self.scope.get("path"), exc)
         error = GameError(UNAVAILABLE, RECONNECTING)
-        try:
+        with contextlib.suppress(Exception):  # the connection may be gone already
             await self.send_json(error.to_frame())
             await self.close(code=CLOSE_TRY_AGAIN)
-        except Exception:  # the connection is already gone
-            pass
 
     #: Message type → the name of the handler method, ``async def h(self, content)``.
     handlers: ClassVar[dict[str, str]] = {}
@@ -157,10 +154,7 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
             receivers = [receive]
             if self.channel_layer is not None:
                 try:
-                    self.channel_name = await asyncio.wait_for(
-                        self.channel_layer.new_channel(),
-                        timeout=float(settings.CHANNEL_LAYER_TIMEOUT),
-                    )
+                    self.channel_name = await bounded(self.channel_layer.new_channel())
                 except Exception as exc:  # the layer's own errors, ConnectionError, TimeoutError
                     logger.warning(
                         "channel layer unavailable, a socket opens without it: %s",

@@ -1,7 +1,5 @@
 """Site-wide pages: home, rules and the health check."""
 
-import asyncio
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -10,6 +8,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from core.layer import bounded
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -41,7 +41,7 @@ async def _layer_round_trip() -> str:
         await layer.send(channel, {"type": "healthz.ping"})
         return await layer.receive(channel)
 
-    message = await asyncio.wait_for(round_trip(), timeout=float(settings.CHANNEL_LAYER_TIMEOUT))
+    message = await bounded(round_trip())
     if message.get("type") != "healthz.ping":
         raise RuntimeError("the channel layer returned another message")
     return "ok"

@@ -20,13 +20,17 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.games.test_two_processes import SKIP_REASON, Site, choose, open_socket, people
+from tests.games.test_two_processes import (
+    SKIP_REASON,
+    Site,
+    choose,
+    open_socket,
+    people,
+    two_servers,
+)
 from tests.live_server import (
     LiveServer,
     postgres_and_redis,
-    postgres_database,
-    redis_site_env,
-    serve,
 )
 from tests.proxy import TcpProxy
 
@@ -36,22 +40,9 @@ CONVERGE_DEADLINE = 30.0  # seconds a table may take to show the committed state
 @pytest.fixture(scope="module")
 def crashing_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """Server one kills itself after its first committed change; server two is sound."""
-    if (urls := postgres_and_redis()) is None:
-        pytest.skip(SKIP_REASON)
-    database_url, redis_url = urls
     workdir = tmp_path_factory.mktemp("faults")
-    with (
-        redis_site_env(redis_url, "spitefault") as env,
-        postgres_database(database_url, prefix="spite_fault") as db,
-        ExitStack() as stack,
-    ):
-        (workdir / "one").mkdir()
-        (workdir / "two").mkdir()
-        one = stack.enter_context(
-            serve(workdir / "one", env={**env, "GAMES_FAULT": "move"}, database_url=db)
-        )
-        two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
-        yield Site(one, two)
+    with two_servers(workdir, "spitefault", env_one={"GAMES_FAULT": "move"}) as both:
+        yield both
 
 
 def test_a_process_killed_between_commit_and_doorbell_strands_nobody(crashing_site: Site) -> None:
@@ -101,23 +92,15 @@ def redis_behind_a_proxy(
     """Two servers whose Redis (channel layer and cache) goes through a proxy the test cuts."""
     if (urls := postgres_and_redis()) is None:
         pytest.skip(SKIP_REASON)
-    database_url, redis_url = urls
-    parts = urllib.parse.urlsplit(redis_url)
+    parts = urllib.parse.urlsplit(urls[1])
     workdir = tmp_path_factory.mktemp("redis_cut")
-    with (
-        TcpProxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy,
-        redis_site_env(f"redis://127.0.0.1:{proxy.port}{parts.path}", "spitecut") as env,
-        postgres_database(database_url, prefix="spite_cut") as db,
-        ExitStack() as stack,
-    ):
-        (workdir / "one").mkdir()
-        (workdir / "two").mkdir()
-        one = stack.enter_context(serve(workdir / "one", env=env, database_url=db))
-        two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
-        try:
-            yield Site(one, two), proxy
-        finally:
-            proxy.restore()  # the prefixes' keys are deleted through it
+    with TcpProxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy:
+        proxied = f"redis://127.0.0.1:{proxy.port}{parts.path}"
+        with two_servers(workdir, "spitecut", redis_url=proxied) as both:
+            try:
+                yield both, proxy
+            finally:
+                proxy.restore()  # the prefixes' keys are deleted through it
 
 
 def _healthz(server: LiveServer) -> int:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -46,22 +47,39 @@ class Site:
     two: LiveServer
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+@contextmanager
+def two_servers(
+    workdir: Path,
+    name: str,
+    *,
+    redis_url: str | None = None,
+    env_one: Mapping[str, str] | None = None,
+) -> Iterator[Site]:
+    """Two daphne servers of one site: a fresh PostgreSQL database beside ``DATABASE_URL``'s
+    and Redis (``REDIS_URL``, or ``redis_url``, e.g. a proxy's) under prefixes named after
+    ``name``; ``env_one`` is added to server one's environment. Skips without both
+    services."""
     if (urls := postgres_and_redis()) is None:
         pytest.skip(SKIP_REASON)
-    database_url, redis_url = urls
-    workdir = tmp_path_factory.mktemp("two_processes")
+    database_url, run_redis_url = urls
     with (
-        redis_site_env(redis_url, "spite2p") as env,
-        postgres_database(database_url, prefix="spite_2p") as db,
+        redis_site_env(redis_url or run_redis_url, name) as env,
+        postgres_database(database_url, prefix=f"spite_{name}") as db,
         ExitStack() as stack,
     ):
         (workdir / "one").mkdir()
         (workdir / "two").mkdir()
-        one = stack.enter_context(serve(workdir / "one", env=env, database_url=db))
+        one = stack.enter_context(
+            serve(workdir / "one", env={**env, **(env_one or {})}, database_url=db)
+        )
         two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
         yield Site(one, two)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with two_servers(tmp_path_factory.mktemp("two_processes"), "spite2p") as both:
+        yield both
 
 
 def people(server: LiveServer, *, match: bool) -> dict[str, Any]:
