@@ -23,9 +23,15 @@ migrate: setup
 demo: migrate
 	$(BIN)/python manage.py load_demo
 
+# The site's processes (docs/deploy.md): the server and a job worker for each queue (the bots'
+# moves, the clean-ups). Ctrl+C, or the server ending, stops all three.
 run: demo
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-frame-size 16384 spite.asgi:application
+	@trap 'kill 0' INT TERM; \
+	$(BIN)/python manage.py qcluster & \
+	Q_CLUSTER_NAME=background $(BIN)/python manage.py qcluster & \
+	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-frame-size 16384 spite.asgi:application; \
+	kill 0
 
 # The suite runs on TEST_WORKERS pytest-xdist processes, a test module per worker at a time, in
 # pytest-django's order: the browser tests last (docs/testing.md). PYTEST_ARGS come last and
@@ -62,9 +68,8 @@ bench: setup
 
 # The production-like configurations (bench/full.sh): PostgreSQL + Redis, started if down and
 # stopped again after; a fresh database and Redis prefixes of the bench's own; 200 tables at 0.5
-# move/s on 1 and 2 daphne processes, then 100 tables beside 50 expert-bot tables on 2, the bots
-# played by a bot worker (manage.py run_bots) as docs/deploy.md advises, and once more in the
-# servers. BENCH_DATABASE_URL / BENCH_REDIS_URL say where PostgreSQL and Redis are.
+# move/s on 1 and 2 daphne processes, then 100 tables beside 50 expert-bot tables on 2, the bots'
+# moves played by a job worker (manage.py qcluster) as docs/deploy.md advises. BENCH_DATABASE_URL / BENCH_REDIS_URL say where PostgreSQL and Redis are.
 bench-full: setup
 	PY=$(BIN)/python bash bench/full.sh
 

@@ -50,7 +50,7 @@ def _setup(stack: ExitStack) -> str:
 
     django.setup()
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.GAMES_BOT_RUNNER = "inline"
+    settings.JOBS_INLINE = True
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)

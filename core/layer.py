@@ -3,11 +3,9 @@
 In the server, sync code runs in a worker thread (``database_sync_to_async``: one thread per
 process does all of its database work). ``async_to_sync(layer.group_send)`` there would hold that
 thread until the event loop had run the send, so every other socket's database work waited
-behind it. ``group_send_soon`` (to a group) and ``send_soon`` (to one channel, e.g. the bot
-worker's,
-``games.bot_runner.turns``) hand the send to the server's event loop and return at once; where no
-server loop runs (a management command, a test without a server) they send before returning, as
-before.
+behind it. ``group_send_soon`` hands the send to the server's event loop and returns at once;
+where no server loop runs (a job worker, a management command, a test without a server) it
+sends before returning.
 
 Sends handed over from one thread start in the order they were handed over. The layer is a
 doorbell with at-most-once delivery either way (docs/protocol.md): a lost or late event costs a
@@ -60,28 +58,16 @@ async def layer_call(call: Awaitable[Any], *, what: str) -> bool:
 def group_send_soon(group: str, message: dict[str, Any], *, what: str) -> None:
     """Send ``message`` to ``group``: handed to the server's loop when one runs, else sent now.
     Never raises; a failure is logged with ``what`` (the thing that could not be sent)."""
-    _send_soon("group_send", group, message, what)
-
-
-def send_soon(channel: str, message: dict[str, Any], *, what: str) -> None:
-    """Send ``message`` on the channel ``channel`` (a worker's, not a socket's), like
-    ``group_send_soon``: handed to the server's loop when one runs, else sent now; never raises."""
-    _send_soon("send", channel, message, what)
-
-
-def _send_soon(method: str, target: str, message: dict[str, Any], what: str) -> None:
-    """``layer.<method>(target, message)`` on the server's loop without waiting, or now."""
     layer = get_channel_layer()
     if layer is None:
         return
-    send = getattr(layer, method)
     loop = server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(bounded(send(target, message)), loop)
+        future = asyncio.run_coroutine_threadsafe(bounded(layer.group_send(group, message)), loop)
         future.add_done_callback(lambda done: _log_failure(done, what))
         return
     try:
-        async_to_sync(bounded)(send(target, message))
+        async_to_sync(bounded)(layer.group_send(group, message))
     except Exception as exc:
         logger.warning("could not send %s: %s", what, exc.__class__.__name__)
 

@@ -7,7 +7,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import hooks
-        from games.bot_runner import checks  # noqa: F401  (registers the system checks)
         from games.selectors import user_has_sat
 
         hooks.has_played.append(user_has_sat)  # a bot account starts with no match played

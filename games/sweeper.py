@@ -1,4 +1,4 @@
-"""The sweeper: resumes bot turns that a restart (or a lost wake-up) left unfinished, ends
+"""The sweeper: asks again for bot moves whose jobs are long overdue (``GAMES_BOT_STALLED``), ends
 turns whose time ran out and forfeits matches abandoned past the grace even when nobody is
 connected (``games.clocks.timeouts``), and marks the lobby's challenges and seeks that ran out of
 time (a job the lobby registers in ``games.hooks.sweep_jobs``).
@@ -9,7 +9,7 @@ is logged and the others still run. It is called
 when the server process starts (``spite/asgi.py``) and, in case that was missed, on the first
 WebSocket connection; it does nothing when the interval is 0 (tests) or once started.
 Several processes may sweep at once: see
-``games.bot_runner.turns`` for why a bot move is never doubled;
+``games.bots`` for why a bot move is never doubled;
 a timeout or a forfeit is checked again under the game's row lock. ``manage.py sweep`` runs
 the same sweep from the command line (once, or in a loop).
 """
@@ -19,11 +19,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connections
-from django.db.models import Q
+from django.db.models import Max, Q
+from django.db.models.functions import Coalesce
 
 from games import hooks
 
@@ -34,22 +36,28 @@ _thread: threading.Thread | None = None
 
 
 def bot_turns_resume() -> list[int]:
-    """Schedule every active game whose seat to move is a bot; return their ids."""
-    from games.bot_runner.turns import bot_turn_schedule
+    """Ask again for the bot's move in every active game where a bot has been to move for
+    longer than ``GAMES_BOT_STALLED`` seconds (its job failed every attempt, or was never
+    enqueued); return their ids. A job still on its way makes this one a no-op."""
+    from games import bots
+    from games.clocks import turn as clock
     from games.models import Game, Match
 
     bot_to_move = (Q(state__to_move=0) & ~Q(match__bot0="")) | (
         Q(state__to_move=1) & ~Q(match__bot1="")
     )
-    ids = list(
+    stalled_before = clock.now() - timedelta(seconds=float(settings.GAMES_BOT_STALLED))
+    stalled = (
         Game.objects.filter(status=Game.Status.ACTIVE, match__status=Match.Status.ACTIVE)
         .filter(bot_to_move)
+        .annotate(last_change=Coalesce(Max("moves__created_at"), "created_at"))
+        .filter(last_change__lt=stalled_before)
         .order_by("pk")
-        .values_list("pk", flat=True)
+        .values_list("pk", "version")
     )
-    for game_id in ids:
-        bot_turn_schedule(game_id)
-    return ids
+    for game_id, version in stalled:
+        bots.bot_move_enqueue(game_id, version)
+    return [game_id for game_id, _ in stalled]
 
 
 def deadlines_enforce() -> dict[str, list[Any]]:

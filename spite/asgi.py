@@ -1,5 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets, and the bot worker's
-channel (``manage.py run_bots``, ``GAMES_BOT_RUNNER = "worker"``; docs/games.md)."""
+"""ASGI entry point: Django for HTTP, Channels consumers for WebSockets (docs/architecture.md)."""
 
 import asyncio
 import os
@@ -18,33 +17,25 @@ from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E4
 from core import layer  # noqa: E402
 from core.outages import SocketOutageMiddleware  # noqa: E402
 from games import sweeper  # noqa: E402
-from games.bot_runner import turns as bots  # noqa: E402
-from games.bot_runner.checks import bot_runner_refuse  # noqa: E402
-from games.bot_runner.worker import BotTurnConsumer  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
-
-bot_runner_refuse()  # servers run no system checks: refuse to start a runner that cannot play
 
 # The bench floors are routed only when settings.BENCH_FLOORS is on (docs/performance.md).
 routes = [*websocket_urlpatterns, *bench_floors()]
 
 
-class _AttachBotRunner:
-    """Hands the server's event loop to the bot runner and to ``core.layer`` on every
-    connection (cheap, idempotent), so bot turns run as tasks on it and sync code's sends are
-    handed to it without waiting."""
+class _AttachLoop:
+    """Hands the server's event loop to ``core.layer`` on every connection (cheap,
+    idempotent), so sync code's sends are handed to it without waiting."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        loop = asyncio.get_running_loop()
-        bots.attach_loop(loop)
-        layer.attach_loop(loop)
+        layer.attach_loop(asyncio.get_running_loop())
         return await self.app(scope, receive, send)
 
 
-application = _AttachBotRunner(
+application = _AttachLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
@@ -55,13 +46,9 @@ application = _AttachBotRunner(
                     AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
                 )
             ),
-            # Only the bot worker listens on a channel, one only (bots.bot_channel(), under the
-            # layer's prefix); a server never gets this scope.
-            "channel": BotTurnConsumer.as_asgi(),
         }
     )
 )
 
-# Resume bot turns a restart left unfinished, then sweep now and then (off when the
-# interval is 0, as in tests). See docs/games.md.
+# Sweep now and then (off when the interval is 0, as in tests). See docs/games.md.
 sweeper.start()

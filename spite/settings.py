@@ -5,10 +5,12 @@ layer, e-mail printed to the console. Production sets DEBUG=false, SECRET_KEY,
 ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and REDIS_URL.
 """
 
+import sys
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "django_countries",
+    "django_q",
     "accounts",
     "games",
     "leagues",
@@ -103,6 +106,11 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif _db["ENGINE"] == "django.db.backends.postgresql" and sys.argv[1:2] == ["qcluster"]:
+    # A job worker forks its processes, and a pool's open connections would be shared between
+    # them: each process keeps a connection of its own instead.
+    _db["CONN_MAX_AGE"] = 60
+    _db.setdefault("OPTIONS", {})["connect_timeout"] = 5
 elif _db["ENGINE"] == "django.db.backends.postgresql":
     # Django's psycopg pool; pooled connections require CONN_MAX_AGE=0.
     _db["CONN_MAX_AGE"] = 0
@@ -120,7 +128,7 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
     # (PgBouncer < 1.21), which cannot keep a connection's prepared statements.
     if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
         _db["OPTIONS"]["prepare_threshold"] = 5
-_db["CONN_HEALTH_CHECKS"] = False
+_db["CONN_HEALTH_CHECKS"] = _db.get("CONN_MAX_AGE", 0) > 0  # a kept connection may have dropped
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and cache: in memory by default; REDIS_URL=redis://… for several processes.
@@ -290,38 +298,67 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # The job workers' own lines; INFO: each cluster starting, each job taken and done.
+        "django-q": {"level": env.str("JOBS_LOG_LEVEL", default="WARNING")},
+    },
 }
 
-# Live games (docs/games.md): the bot runner, the sweeper, the table's socket.
-# GAMES_BOT_RUNNER: "thread" (in each server process, off the request path), "worker" (in
-# `manage.py run_bots` processes of their own, reached through the channel layer: needs
-# REDIS_URL), "inline" (tests: the bot plays right after the commit, in the same thread) or "off".
-GAMES_BOT_RUNNER = env.str("GAMES_BOT_RUNNER", default="thread")
-# GAMES_BOT_WORKER_NICE: how much `manage.py run_bots` lowers its own priority (its --nice).
-GAMES_BOT_WORKER_NICE = env.int("GAMES_BOT_WORKER_NICE", default=5)
-GAMES_BOT_WORKERS = env.int("GAMES_BOT_WORKERS", default=2)
-# GAMES_BOT_THINK: where a bot's search runs: "process" (GAMES_BOT_WORKERS worker processes per
-# server, so it never holds the server's GIL) or "thread" (in the runner's thread, as the inline
-# runner always does). GAMES_BOT_NICE: how much those processes lower their priority.
-GAMES_BOT_THINK = env.str("GAMES_BOT_THINK", default="process")
-GAMES_BOT_NICE = env.int("GAMES_BOT_NICE", default=10)
+# Jobs (core/jobs.py, docs/jobs.md): django-q2's clusters on its database broker. The "play"
+# queue (bot moves) runs in `manage.py qcluster`, the "background" queue in
+# `Q_CLUSTER_NAME=background manage.py qcluster`. A worker that dies leaves its job locked for
+# `retry` seconds, then another takes it; `timeout` must stay below `retry`.
+JOBS_INLINE = False  # tests: a job runs in the calling thread once the transaction commits
+JOBS_OVERDUE = env.float("JOBS_OVERDUE", default=30.0)  # /healthz: a job due this long, untaken
+Q_CLUSTER = {
+    "name": "spite",  # signs the queued jobs: the same for every cluster of the site
+    "cluster_name": "play",
+    "orm": "default",
+    "workers": env.int("JOBS_PLAY_WORKERS", default=2),
+    "timeout": env.int("JOBS_PLAY_TIMEOUT", default=15),
+    "retry": env.int("JOBS_PLAY_RETRY", default=20),
+    "max_attempts": 3,
+    "poll": 0.1,  # seconds an idle cluster waits before it looks for a job again
+    "save_limit": 200,  # successful jobs kept for the admin; failures are all kept
+    "catch_up": False,
+    "label": gettext_lazy("Jobs"),  # the admin's section
+    "ALT_CLUSTERS": {
+        "background": {
+            "workers": env.int("JOBS_BACKGROUND_WORKERS", default=1),
+            "timeout": 600,
+            "retry": 660,
+        },
+    },
+}
+
+# Live games (docs/games.md): the bots, the sweeper, the table's socket.
 # Seconds between a bot's moves, so the table shows its turn card by card.
 GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
-# Seconds between sweeps that resume unfinished bot turns; 0 turns the sweeper off.
+# Seconds a bot to move may wait for its job before the sweeper asks again (a job that failed
+# every attempt, the database away for a while).
+GAMES_BOT_STALLED = env.float("GAMES_BOT_STALLED", default=60.0)
+# Seconds between sweeps (clocks, stalled bot turns, the lobby's offers); 0 turns it off.
 GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
 # A fault point for the fault tests (tests/games/test_faults.py), never for a site: "move"
 # makes the process SIGKILL itself right after a change of a game (a move, a resignation…)
-# commits, before its doorbell rings or the mover is answered. Refused when DEBUG is off.
+# commits, before its doorbell rings or the mover is answered; "bot-move" makes a job worker
+# SIGKILL its whole process group (its cluster) as a bot's move starts. Refused when DEBUG is off.
 GAMES_FAULT = env.str("GAMES_FAULT", default="")
 if GAMES_FAULT and not DEBUG:
     raise ImproperlyConfigured("GAMES_FAULT is for the fault tests: it needs DEBUG on.")
-if GAMES_FAULT not in ("", "move"):
-    raise ImproperlyConfigured(f"GAMES_FAULT must be empty or 'move', not {GAMES_FAULT!r}.")
+if GAMES_FAULT not in ("", "move", "bot-move"):
+    raise ImproperlyConfigured(
+        f"GAMES_FAULT must be empty, 'move' or 'bot-move', not {GAMES_FAULT!r}."
+    )
 # Every SOCKETS_CONVERGE_INTERVAL seconds each process reads what its open sockets show (a game's
 # version, a user's lists) in one query and brings any socket that fell behind up to date: the
-# channel layer delivers at most once (core/convergence.py). 0 turns the timer off.
-SOCKETS_CONVERGE_INTERVAL = env.float("SOCKETS_CONVERGE_INTERVAL", default=2.0)
+# channel layer delivers at most once (core/convergence.py). 0 turns the timer off. Without
+# Redis the in-memory layer never leaves its process, so the check is how a server hears of the
+# moves a job worker made (a bot's): often enough that a bot's turn still shows card by card.
+SOCKETS_CONVERGE_INTERVAL = env.float(
+    "SOCKETS_CONVERGE_INTERVAL", default=2.0 if REDIS_URL else 0.25
+)
 # The socket refuses frames longer than this (bytes of text) with bad_message ...
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from core import jobs
 from core.layer import bounded
 
 
@@ -61,6 +62,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
         except Exception as exc:  # a health check reports every failure, whatever it is
             results[name] = f"error: {exc.__class__.__name__}"
     healthy = all(value == "ok" for value in results.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", "checks": results}, status=200 if healthy else 503
-    )
+    body: dict[str, object] = {"status": "ok" if healthy else "error", "checks": results}
+    # The job queues, for whoever watches the workers: an "overdue" job is one no worker took.
+    # The web process is healthy all the same.
+    try:
+        body["jobs"] = jobs.queue_status()
+    except Exception as exc:  # the database away, or not migrated yet
+        body["jobs"] = f"error: {exc.__class__.__name__}"
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -9,16 +9,15 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Games run their bots inline, think in the calling thread (no worker processes), sweep
-    nothing and run no convergence timer under test (docs/games.md).
+    """Jobs (a bot's moves) run inline, in the calling thread once the transaction commits; the
+    sweeper and the convergence timer run nothing under test (docs/testing.md).
 
     Set for the whole session, before any test module imports ``spite.asgi`` (which starts
     the sweeper unless its interval is 0); a test may still override them with ``settings``.
     """
     from django.conf import settings
 
-    settings.GAMES_BOT_RUNNER = "inline"
-    settings.GAMES_BOT_THINK = "thread"
+    settings.JOBS_INLINE = True
     settings.GAMES_BOT_MOVE_DELAY = 0
     settings.GAMES_SWEEPER_INTERVAL = 0
     settings.SOCKETS_CONVERGE_INTERVAL = 0  # a test runs the convergence check when it means to

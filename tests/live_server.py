@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,6 +67,8 @@ class LiveServer:
     #: The running daphne (``serve`` sets it; ``start`` replaces it) and where it logs.
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     log_path: Path | None = field(default=None, repr=False)
+    #: The job workers ``serve`` started beside it (the bots' moves run there).
+    workers: list[JobWorker] = field(default_factory=list, repr=False)
 
     def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run `manage.py <args>` against the server's database; output is captured."""
@@ -124,6 +128,62 @@ class LiveServer:
             raise AssertionError(f"the server did not restart: {problem}\n{log_text}")
 
 
+@dataclass
+class JobWorker:
+    """A job worker (``manage.py qcluster``: a cluster of processes) beside a server, in a
+    process group of its own so that ``kill`` takes the whole cluster, as a crash would."""
+
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_running(self, timeout: float = STARTUP_TIMEOUT) -> None:
+        """Until the cluster says it runs (or fail with its log)."""
+        deadline = time.monotonic() + timeout
+        while "running." not in self.log():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the job worker did not start:\n{self.log()}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL every process of the cluster."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM the cluster (it finishes the job under way), then SIGKILL whatever of it is
+        left after 5 s."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=5)
+        self.kill()
+
+
+def job_worker(
+    env: Mapping[str, str],
+    log_path: Path,
+    *,
+    queue: str = "play",
+    extra: Mapping[str, str] | None = None,
+) -> JobWorker:
+    """Start a job worker for ``queue`` with the server's environment ``env`` (plus ``extra``)."""
+    worker_env = {**env, "Q_CLUSTER_NAME": queue, "JOBS_LOG_LEVEL": "INFO", **(extra or {})}
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), "qcluster"],
+            cwd=ROOT,
+            env=worker_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return JobWorker(process, log_path)
+
+
 def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The server's environment: this one without the deployment's variables, DEBUG on, the
     given SQLite file, no Redis, then ``extra``."""
@@ -136,6 +196,7 @@ def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dic
             "DATABASE_URL": database_url,
             "DEBUG": "true",
             "PYTHONUNBUFFERED": "1",
+            "JOBS_PLAY_WORKERS": "1",
         }
     )
     env.update(extra or {})
@@ -230,6 +291,7 @@ def serve(
     unavailable: Callable[[str], Any] = pytest.fail,
     database_url: str | None = None,
     migrate: bool = True,
+    job_workers: int | None = None,
 ) -> Iterator[LiveServer]:
     """Migrate a fresh SQLite file in ``workdir``, serve it with daphne on a free port (with
     ``env`` added to the server's environment), stop it on exit. If daphne cannot start,
@@ -238,7 +300,9 @@ def serve(
 
     ``database_url`` serves that database instead (e.g. ``postgres_database``'s);
     ``migrate=False`` leaves it as it is (a second server on a database already migrated);
-    otherwise the database, new and empty, becomes a copy of a migrated one (``migrated``)."""
+    otherwise the database, new and empty, becomes a copy of a migrated one (``migrated``).
+    ``job_workers`` play-queue workers start beside it and stop with it (the bots' moves; by
+    default one, none for a second server on a database already made: its site has one)."""
     if database_url is None:
         database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
     server = LiveServer(url="", database_url=database_url, env=server_env(database_url, env))
@@ -261,6 +325,9 @@ def serve(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+    if job_workers is None:
+        job_workers = 1 if migrate else 0
+    server.workers = [job_worker(server.env, workdir / f"jobs-{n}.log") for n in range(job_workers)]
     try:
         problem = _wait_until_healthy(server.url, process)
         if problem:
@@ -271,6 +338,8 @@ def serve(
     finally:
         server.process = server.process or process
         server.stop()  # the process now running: a restart may have replaced the first
+        for worker in server.workers:
+            worker.stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""core.layer.group_send_soon and send_soon: in a server they hand the send to the server's
+"""core.layer.group_send_soon: in a server they hand the send to the server's
 loop and return at once (the database thread is not held); without one they send before
 returning; a failed send is logged, never raised."""
 
@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from core import layer
-from tests.live_server import run_async
 
 
 @pytest.fixture
@@ -120,11 +119,9 @@ def test_sends_handed_over_start_in_order(
 
 
 @pytest.mark.parametrize("broken", [_BrokenLayer, _SilentLayer], ids=["refusing", "silent"])
-@pytest.mark.parametrize("send", [layer.group_send_soon, layer.send_soon])
 @pytest.mark.parametrize("with_loop", [False, True])
 def test_a_failed_send_is_logged_not_raised(
     with_loop: bool,
-    send: Any,
     broken: type,
     request: pytest.FixtureRequest,
     monkeypatch: pytest.MonkeyPatch,
@@ -147,45 +144,12 @@ def test_a_failed_send_is_logged_not_raised(
     catch = Catch(logging.WARNING)
     logging.getLogger("core.layer").addHandler(catch)
     try:
-        _in_plain_thread(lambda: send("game-9", {"type": "x"}, what="version 4 of game 9"))
+        _in_plain_thread(
+            lambda: layer.group_send_soon("game-9", {"type": "x"}, what="version 4 of game 9")
+        )
         assert logged.wait(5)
     finally:
         logging.getLogger("core.layer").removeHandler(catch)
     error = "ConnectionError" if broken is _BrokenLayer else "TimeoutError"
     assert records[0].getMessage() == f"could not send version 4 of game 9: {error}"
     assert records[0].exc_info is None
-
-
-def test_send_soon_without_a_server_loop_sends_on_the_channel_before_returning(
-    settings: Any,
-) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    from channels.layers import channel_layers, get_channel_layer
-
-    channel_layers.backends.pop("default", None)  # a fresh in-memory layer for this test
-    try:
-        _in_plain_thread(lambda: layer.send_soon("layer-test", {"type": "x.y", "n": 2}, what="n"))
-
-        async def receive() -> dict[str, Any]:
-            return await asyncio.wait_for(get_channel_layer().receive("layer-test"), 1)
-
-        assert run_async(receive()) == {"type": "x.y", "n": 2}
-    finally:
-        channel_layers.backends.pop("default", None)
-
-
-def test_send_soon_in_a_server_hands_the_channel_send_to_its_loop_without_waiting(
-    server_loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    slow = _SlowLayer()
-
-    async def send(channel: str, message: dict[str, Any]) -> None:
-        await slow.group_send(f"channel:{channel}", message)
-
-    monkeypatch.setattr(slow, "send", send, raising=False)
-    monkeypatch.setattr(layer, "get_channel_layer", lambda: slow)
-    layer.send_soon("bot-turns", {"type": "bot.turn", "game": 3}, what="game 3's bot turn")
-    assert slow.sent == []  # returned while the send is still waiting
-    slow.release.set()
-    assert slow.done.wait(5)
-    assert slow.sent == [("channel:bot-turns", {"type": "bot.turn", "game": 3})]

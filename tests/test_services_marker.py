@@ -35,9 +35,9 @@ def test_the_services_pass_selects_exactly_the_tests_that_need_them() -> None:
     marked = {
         "tests/lobby/test_consumers.py",  # tests/sockets.py
         "tests/benchfloor/test_floors.py",  # channels.testing
-        "tests/bench/test_live_bot_worker.py",  # tests/live_server.py
         "tests/browser/test_sockets.py",  # the browser fixtures
         "tests/accounts/test_block.py",  # django_db
+        "tests/games/test_bot_jobs.py",  # tests/live_server.py
     }
     unmarked = {"tests/engine/test_cards.py", "tests/games/test_sockets.py"}
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]

@@ -233,4 +233,4 @@ def test_the_fault_point_is_refused_when_debug_is_off() -> None:
 def test_an_unknown_fault_point_is_refused() -> None:
     result = run_settings(GAMES_FAULT="disk")
     assert result.returncode != 0
-    assert "GAMES_FAULT must be empty or 'move'" in result.stderr
+    assert "GAMES_FAULT must be empty, 'move' or 'bot-move'" in result.stderr

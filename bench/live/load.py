@@ -32,6 +32,7 @@ class Figures:
     first_rtt: list[float] = field(default_factory=list)  # each socket's first move, apart
     opponent: list[float] = field(default_factory=list)
     bot_rtt: list[float] = field(default_factory=list)  # the person's moves at bot tables
+    bot_reply: list[float] = field(default_factory=list)  # turn passed -> the bot's first move
     echo: list[float] = field(default_factory=list)
     commit: list[float] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)  # the client's own event loop
@@ -60,6 +61,7 @@ class Sock:
         self.figures = figures
         self.state: dict[str, Any] | None = None
         self.arrivals: dict[int, float] = {}
+        self.to_move: dict[int, int] = {}  # version -> the seat to move in it
         self.errors = 0
         self.changed = asyncio.Event()
         self.reader = asyncio.ensure_future(self._read())
@@ -72,9 +74,12 @@ class Sock:
                     now = time.perf_counter()
                     self.state = frame
                     self.arrivals.setdefault(frame["version"], now)
+                    if frame["game"]["status"] == "active":
+                        self.to_move[frame["version"]] = frame["view"]["to_move"]
                     if len(self.arrivals) > 64:
                         for version in sorted(self.arrivals)[:32]:
                             del self.arrivals[version]
+                            self.to_move.pop(version, None)
                 elif frame.get("type") == "error":
                     self.errors += 1
                     self.figures.error_frames[frame.get("code", "?")] += 1
@@ -320,7 +325,15 @@ class Load:
                     [sock] = await self._reopen([sock], table, index, [table["key"]])
                     continue
                 if state["view"]["to_move"] == state["you"]:
-                    await self._move(sock, state, self.figures.bot_rtt)
+                    version = state["version"]
+                    sent = await self._move(sock, state, self.figures.bot_rtt)
+                    passed = sock.to_move.get(version + 1, state["you"]) != state["you"]
+                    if sent is not None and passed:
+                        # the move ended the turn: time until the bot's first move arrives
+                        if await sock.wait(version + 2, LATE):
+                            self.figures.bot_reply.append(sock.arrived(version + 2) - sent)  # type: ignore[operator]
+                        else:
+                            self.figures.timeouts += 1
         except (OSError, websockets.WebSocketException, RuntimeError):
             self.figures.failed_tables += 1
         finally:

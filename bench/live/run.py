@@ -3,18 +3,18 @@
     .venv/bin/python -m bench.live --config embedded --players 8 --duration 20
     .venv/bin/python -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
     .venv/bin/python -m bench.live --config pg2 --players 100 --capacity
-    .venv/bin/python -m bench.live --config pg2 --players 200 --bot-tables 50 --bot-runner worker
+    .venv/bin/python -m bench.live --config pg2 --players 200 --bot-tables 50
 
 It starts the site on a fresh database of its own (embedded: a SQLite file and the in-memory
 layer, one process; pg1/pg2: a new PostgreSQL database beside DATABASE_URL's and Redis at
-REDIS_URL under key prefixes of its own, 1 or 2 processes), creates the players with API tokens
-through a Django script, opens ``--players``/2 tables between people (each on its own two
-sockets, on different processes where there are two) and ``--bot-tables`` against the expert
-bot (their turns played in the servers, or with ``--bot-runner worker`` by a ``manage.py
-run_bots`` process beside them), and plays moves chosen from the mover's ``legal_moves`` at
-``--rate`` moves per second per table. Meanwhile two sockets ping the echo floor and two the
-echo + commit floor every 0.5 s. It prints a table and writes a JSON file; everything it
-started is stopped and deleted after.
+REDIS_URL under key prefixes of its own, 1 or 2 processes) and a job worker beside the servers
+(``manage.py qcluster``: the bots' moves), creates the players with API tokens through a Django
+script, opens ``--players``/2 tables between people (each on its own two sockets, on different
+processes where there are two) and ``--bot-tables`` against the expert bot, and plays moves
+chosen from the mover's ``legal_moves`` at ``--rate`` moves per second per table (timing, at
+bot tables, the bot's first move after the person's turn ends). Meanwhile two sockets ping the
+echo floor and two the echo + commit floor every 0.5 s. It prints a table and writes a JSON
+file; everything it started is stopped and deleted after.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def step_result(
     moves: int,
     server: list[dict[str, Any]],
     client_cpu: float = 0.0,
-    bot_worker: list[dict[str, Any]] | None = None,
+    job_worker: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     rtt, echo, commit = (percentiles(v) for v in (figures.rtt, figures.echo, figures.commit))
     return {
@@ -146,6 +146,7 @@ def step_result(
         "opponent_ms": percentiles(figures.opponent),
         "first_move_rtt_ms": percentiles(figures.first_rtt),
         "bot_table_rtt_ms": percentiles(figures.bot_rtt),
+        "bot_reply_ms": percentiles(figures.bot_reply),
         "floor_echo_ms": echo,
         "floor_commit_ms": commit,
         "rtt_p50_over_echo": round(rtt["p50"] / echo["p50"], 2) if echo["p50"] else None,
@@ -163,7 +164,7 @@ def step_result(
         "tables_out_of_games": figures.out_of_games,
         "reconnects": figures.reconnects,
         "server": server,
-        "bot_worker": bot_worker or [],
+        "job_worker": job_worker or [],
     }
 
 
@@ -212,6 +213,7 @@ def print_step(step: dict[str, Any]) -> None:
     row("a socket's first move", step["first_move_rtt_ms"])
     if step["bot_table_rtt_ms"]["n"]:
         row("move at a bot table", step["bot_table_rtt_ms"])
+        row("bot's first move", step["bot_reply_ms"])
     row("floor: echo", step["floor_echo_ms"])
     row("floor: echo + commit", step["floor_commit_ms"])
     print(
@@ -232,7 +234,7 @@ def print_step(step: dict[str, Any]) -> None:
         f" {step['load_average']}"
     )
     processes = [("server", s) for s in step["server"]]
-    processes += [("bot worker", s) for s in step.get("bot_worker", [])]
+    processes += [("job worker", s) for s in step.get("job_worker", [])]
     for role, s in processes:
         print(
             f"  {role} pid {s['pid']}: CPU {s['cpu_percent']}%, RSS max {s['rss_mb_max']} MB,"
@@ -271,13 +273,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--players", type=int, default=8, help="people at human tables (2 a table)")
     parser.add_argument("--bot-tables", type=int, default=0, help="tables against the expert bot")
-    parser.add_argument(
-        "--bot-runner",
-        choices=["thread", "worker"],
-        default="thread",
-        help="thread: the servers play the bots' turns; worker: one manage.py run_bots process "
-        "beside them does (GAMES_BOT_RUNNER=worker; pg configurations only)",
-    )
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
     parser.add_argument(
@@ -296,11 +291,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--json", type=Path, help="default bench/results/<UTC time>.json")
     args = parser.parse_args(argv)
-    if args.bot_runner == "worker" and args.config == "embedded":
-        parser.error(
-            "--bot-runner worker needs --config pg1 or pg2: the bot worker is another process, "
-            "which hears of the bots' turns only through Redis (the embedded set-up has none)"
-        )
     return args
 
 
@@ -333,7 +323,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "players": tables * 2,
         "tables": tables,
         "bot_tables": args.bot_tables,
-        "bot_runner": args.bot_runner,
         "rate": args.rate,
         "duration_s": duration,
         "throttle_lifted": lift,
@@ -343,7 +332,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(
         f"bench/live: {args.config}, {args.server} x{processes}, {tables} tables + "
         f"{args.bot_tables} bot tables"
-        + (" (bots in a run_bots worker)" if args.bot_runner == "worker" else "")
         + f", {args.rate} move/s per table, {duration:.0f} s"
         + (" (socket throttle lifted: the rate needs it)" if lift else "")
         + f"; logs in {logdir}"
@@ -356,7 +344,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             logdir=logdir,
             lift_throttle=lift,
         )
-        env["GAMES_BOT_RUNNER"] = args.bot_runner
         srv.manage(env, "migrate", "--noinput")
         spare = spare_games(args, tables)
         made = json.loads(
@@ -371,9 +358,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             )
         )
         pool = Pool(made["spare"], made["spare_bot"])
-        bot_workers = 1 if args.bot_runner == "worker" else 0
-        with srv.servers(args.server, processes, env, logdir, bot_workers=bot_workers) as running:
-            sampler = Sampler(running.pids + running.bot_worker_pids, 5.0 if args.soak else 1.0)
+        with srv.servers(args.server, processes, env, logdir) as running:
+            sampler = Sampler(running.pids + running.job_worker_pids, 5.0 if args.soak else 1.0)
             servers = len(running.pids)
             sampler.thread.start()
             try:
@@ -402,7 +388,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         load.moves,
                         sampled[:servers],
                         client_cpu,
-                        bot_worker=sampled[servers:],
+                        job_worker=sampled[servers:],
                     )
                     print_step(step)
                     steps.append(step)

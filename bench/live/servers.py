@@ -6,8 +6,10 @@ Used by ``bench.live`` and ``bench/deploy_compare.py``. Bench code never imports
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -114,29 +116,42 @@ def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
 class Servers:
     urls: list[str]
     pids: list[int]
-    #: ``manage.py run_bots`` processes (``GAMES_BOT_RUNNER=worker``), if any were started.
-    bot_worker_pids: list[int] = field(default_factory=list)
+    #: The job workers' processes (``manage.py qcluster`` and the cluster it started).
+    job_worker_pids: list[int] = field(default_factory=list)
 
 
-def wait_listening(log: Path, process: subprocess.Popen[bytes]) -> None:
-    """Wait until a ``run_bots`` process says on its output that it listens."""
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it (Linux's /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        path = Path(f"/proc/{current}/task/{current}/children")
+        with contextlib.suppress(OSError):
+            todo += [int(child) for child in path.read_text().split()]
+    return found
+
+
+def wait_running(log: Path, process: subprocess.Popen[bytes]) -> None:
+    """Wait until a job worker (``manage.py qcluster``) says on its output that it runs."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"manage.py run_bots exited; see {log}")
-        if log.exists() and " listening on " in log.read_text(errors="replace"):
+            raise SystemExit(f"manage.py qcluster exited; see {log}")
+        if log.exists() and "running." in log.read_text(errors="replace"):
             return
         time.sleep(0.2)
-    raise SystemExit(f"manage.py run_bots did not listen within 30 s; see {log}")
+    raise SystemExit(f"manage.py qcluster did not run within 30 s; see {log}")
 
 
 @contextmanager
 def servers(
-    kind: str, count: int, env: dict[str, str], logdir: Path, *, bot_workers: int = 0
+    kind: str, count: int, env: dict[str, str], logdir: Path, *, job_workers: int = 1
 ) -> Iterator[Servers]:
-    """Start the servers, and ``bot_workers`` ``manage.py run_bots`` processes beside them
-    with the same environment; yield the servers' base URLs (one per port) and the process
-    ids. All are stopped (SIGTERM, then SIGKILL after 15 s) at the end."""
+    """Start the servers, and ``job_workers`` job workers (``manage.py qcluster``, the play
+    queue: the bots' moves) beside them with the same environment; yield the servers' base
+    URLs (one per port) and the process ids. All are stopped (SIGTERM, then SIGKILL after
+    15 s) at the end."""
     ports = [free_port() for _ in range(1 if kind == "uvicorn-workers" else count)]
     commands = {
         "daphne": lambda port: [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)],
@@ -150,6 +165,7 @@ def servers(
         ],
     }
     processes: list[subprocess.Popen[bytes]] = []
+    workers: list[subprocess.Popen[bytes]] = []
     try:
         for port in ports:
             with (logdir / f"{kind}-{port}.log").open("wb") as log:
@@ -157,28 +173,42 @@ def servers(
                 processes.append(
                     subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
                 )
-        workers = []
-        for number in range(bot_workers):
-            log_path = logdir / f"run_bots-{number}.log"
+        for number in range(job_workers):
+            log_path = logdir / f"qcluster-{number}.log"
+            # INFO: the cluster's "running." line, waited for below
+            worker_env = {**env, "JOBS_LOG_LEVEL": "INFO"}
             with log_path.open("wb") as log:
-                command = [sys.executable, str(ROOT / "manage.py"), "run_bots"]
-                workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log))
-            processes.append(workers[-1])
-            wait_listening(log_path, workers[-1])
+                command = [sys.executable, str(ROOT / "manage.py"), "qcluster"]
+                workers.append(
+                    subprocess.Popen(
+                        command,
+                        cwd=ROOT,
+                        env=worker_env,
+                        stdout=log,
+                        stderr=log,
+                        start_new_session=True,
+                    )
+                )
+            wait_running(log_path, workers[-1])
         urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url in urls:
-            wait_healthy(url, processes)
-        server_pids = [p.pid for p in processes if p not in workers]
-        yield Servers(urls, server_pids, [p.pid for p in workers])
+            wait_healthy(url, processes + workers)
+        worker_pids = [pid for worker in workers for pid in descendants(worker.pid)]
+        yield Servers(urls, [p.pid for p in processes], worker_pids)
     finally:
         for process in processes:
             process.terminate()
-        for process in processes:
+        for worker in workers:
+            worker.terminate()  # the cluster stops its own processes
+        for process in processes + workers:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for worker in workers:  # whatever of a cluster outlived its sentinel
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
 
 
 def site_env(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -12,8 +11,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from accounts.selectors import users_blocked_either_way
 from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
-from games import hooks, services
-from games.bot_runner import turns as bot_runner
+from games import bots, hooks, services
 from games.clocks import turn as clock
 from games.models import BotLevel, Game, Match
 from games.sending import players as notify
@@ -117,7 +115,7 @@ def game_create(*, match: Match, number: int, first_player: int | None) -> Game:
     game.match = match
     user_frames_on_commit(notify.game_started_frames(game))
     if match.is_bot(dealt.to_move):
-        transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+        bots.bot_move_enqueue(game.pk, game.version)
     return game
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -21,8 +21,7 @@ from core.errors import (
     GameError,
     lazy_format,
 )
-from games import hooks
-from games.bot_runner import turns as bot_runner
+from games import bots, hooks
 from games.clocks import turn as clock
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
@@ -126,7 +125,8 @@ def game_play_move(
                 engine_game=played,
             )
             if game.is_active and match.is_bot(game.to_move):
-                transaction.on_commit(partial(bot_runner.bot_turn_schedule, game.pk))
+                delay = float(settings.GAMES_BOT_MOVE_DELAY) if match.is_bot(acting) else 0.0
+                bots.bot_move_enqueue(game.pk, game.version, delay=delay)
             return MoveResult(
                 game_id=game.pk,
                 version=game.version,

@@ -11,11 +11,10 @@ import pytest
 import engine
 from api.views.games import MovesPagination
 from games import services
-from games.bot_runner.turns import bot_turn_run
 from games.models import Game
 from games.refusals import refusal_message
 from games.selectors import game_state_frame
-from tests.games.helpers import SMALL, a_side_move, center_line, current_game
+from tests.games.helpers import SMALL, a_side_move, bot_turn_play, center_line, current_game
 
 pytestmark = pytest.mark.django_db
 
@@ -221,7 +220,7 @@ def logged(alice, seeds) -> Game:
     services.game_play_move(game_id=game.pk, user=alice, move=line[0], version=3)
     game.refresh_from_db()
     services.game_play_move(game_id=game.pk, user=alice, move=a_side_move(game), version=4)
-    bot_turn_run(game_id=game.pk)  # nothing commits in these tests: the bot's turn by hand
+    bot_turn_play(game)  # nothing commits in these tests: the bot's turn by hand
     game.refresh_from_db()
     assert game.is_active
     return game

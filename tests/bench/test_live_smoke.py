@@ -1,6 +1,6 @@
-"""bench/live runs end to end (embedded, 2 tables, ~3 s) and writes its JSON, and refuses the
-bot worker there (tests/bench/test_live_bot_worker.py runs it on PostgreSQL and Redis). No speed
-is asserted: benchmarks are figures, never timed tests."""
+"""bench/live runs end to end (embedded, 2 tables and 2 against the bot, its job worker beside
+the server, ~3 s) and writes its JSON. No speed is asserted: benchmarks are figures, never
+timed tests."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bench_live_runs_and_writes_its_json(tmp_path: Path) -> None:
     out = tmp_path / "live.json"
     command = [sys.executable, "-m", "bench.live", "--config", "embedded", "--players", "4"]
-    command += ["--rate", "2", "--duration", "3", "--json", str(out)]
+    command += ["--bot-tables", "2", "--rate", "2", "--duration", "3", "--json", str(out)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text())
@@ -23,16 +23,9 @@ def test_bench_live_runs_and_writes_its_json(tmp_path: Path) -> None:
     assert result["tables"] == 2
     assert result["throttle_lifted"] is False
     (step,) = result["steps"]
-    for key in ("rtt_ms", "opponent_ms", "floor_echo_ms", "floor_commit_ms"):
+    for key in ("rtt_ms", "opponent_ms", "bot_reply_ms", "floor_echo_ms", "floor_commit_ms"):
         assert set(step[key]) == {"n", "p50", "p95", "p99", "max"}
     assert step["floor_echo_ms"]["n"] > 0 and step["floor_commit_ms"]["n"] > 0
     assert {"moves", "moves_per_s", "errors", "server", "rtt_p50_over_commit"} <= set(step)
-    assert step["server"][0]["rss_mb_max"] > 0
+    assert step["server"][0]["rss_mb_max"] > 0 and step["job_worker"]
     assert "move round trip" in done.stdout
-
-
-def test_bench_live_refuses_the_bot_worker_on_the_embedded_config() -> None:
-    command = [sys.executable, "-m", "bench.live", "--config", "embedded", "--bot-runner", "worker"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert "--bot-runner worker needs --config pg1 or pg2" in done.stderr

@@ -25,7 +25,6 @@ TIMEOUT = 120  # seconds a client run may take
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     env = {
-        "GAMES_BOT_RUNNER": "thread",
         "GAMES_BOT_MOVE_DELAY": "0",
         "API_THROTTLE_MOVES": "100000/minute",
         "API_THROTTLE_USER": "100000/minute",

@@ -129,3 +129,14 @@ def at_once(
     finally:
         patch.undo()
     return results
+
+
+def bot_turn_play(game: Game) -> int:
+    """Play the bot's moves in ``game`` now, in this thread, while a bot is to move (what its
+    jobs do once a test's transaction commits; in tests where nothing commits). How many."""
+    from games.bots import bot_move
+
+    played = 0
+    while bot_move(game.pk, Game.objects.get(pk=game.pk).version):
+        played += 1
+    return played

@@ -117,7 +117,7 @@ def test_a_bot_seat_has_no_clock_and_the_person_is_timed_against_it(
     match.refresh_from_db()
     assert (match.timeouts0, match.timeouts1) == (1, 0)
 
-    settings.GAMES_BOT_RUNNER = "off"  # now the bot's turn waits: it runs against no clock
+    settings.JOBS_INLINE = False  # now the bot's turn waits: it runs against no clock
     fake_clock.at = game.turn_deadline
     assert turn_timeout(game_id=game.pk) is not None
     game = game_of(match)
@@ -213,7 +213,7 @@ def test_the_sweeper_ends_overdue_turns_with_nobody_connected_and_a_tournament_g
     from leagues.tournaments import services as ts
     from tests.accounts.factories import UserFactory
 
-    settings.GAMES_BOT_RUNNER = "off"
+    settings.JOBS_INLINE = False
     players = [UserFactory(username=f"t{i}", display_name=f"T{i}") for i in (1, 2)]
     for user in players:
         Membership.objects.create(league=league, user=user)

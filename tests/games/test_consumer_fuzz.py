@@ -187,7 +187,7 @@ class Sockets:
 @pytest.fixture
 def sockets(alice, bob, bot_starts, settings):
     """alice's game against the greedy bot, the bot to move (and kept from moving)."""
-    settings.GAMES_BOT_RUNNER = "off"
+    settings.JOBS_INLINE = False
     settings.GAMES_WS_THROTTLE = (100_000, 1.0)  # the throttle has its own tests
     game = current_game(bot_starts(alice))
     cookies = {

@@ -332,7 +332,7 @@ async def test_watchers_cannot_act(table, bob_cookie) -> None:
 
 
 async def test_not_your_turn(alice, alice_cookie, bot_starts, settings) -> None:
-    settings.GAMES_BOT_RUNNER = "off"  # the bot keeps the turn
+    settings.JOBS_INLINE = False  # the bot keeps the turn
     game = await sync_to_async(lambda: current_game(bot_starts(alice)))()
     communicator = await open_socket(game.pk, alice_cookie)
     try:

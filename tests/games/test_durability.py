@@ -1,10 +1,12 @@
-"""Durability (issue #10): a move is acknowledged only once it is committed, so a server killed
+"""Durability (issue #10): a move is acknowledged only once it is committed, so a site killed
 with SIGKILL loses no acknowledged move, and a bot turn it cut off resumes when it comes back.
 
-A real daphne process runs as in production: bots in thread mode with a pause before each bot
-move (0.5 s, so a bot turn can be caught half-way), the sweeper on with a short interval. The player
-plays over a real WebSocket with an API token; the server is killed while the bot is to move,
-started again on the same database and port, and the player reconnects. Runs on SQLite (a file)
+A real daphne process and a job worker run as in production: a pause between the bot's moves
+(0.5 s, so a bot turn can be caught half-way), the sweeper on with a short interval. The player
+plays over a real WebSocket with an API token; the server and the worker are killed together
+while the bot is to move, started again on the same database and port, and the player
+reconnects: the dead worker's job, or the next one already queued, plays the rest of the turn.
+Runs on SQLite (a file)
 or, when ``DATABASE_URL`` is PostgreSQL, on a fresh database of its own.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from tests.live_server import (
     LiveServer,
     game_socket,
+    job_worker,
     live_database,
     player_with_games,
     recv_until,
@@ -27,9 +30,10 @@ from tests.live_server import (
 )
 
 ENV = {
-    "GAMES_BOT_RUNNER": "thread",
     "GAMES_BOT_MOVE_DELAY": "0.5",
     "GAMES_SWEEPER_INTERVAL": "1",
+    "JOBS_PLAY_RETRY": "3",  # the dead worker's job is taken again 3 s after it was taken
+    "JOBS_PLAY_TIMEOUT": "2",
 }
 ME, BOT = 0, 1
 MAX_TURNS = 4  # turns of ours in which to catch the bot half-way through its turn
@@ -80,11 +84,18 @@ async def until_our_turn(socket: Any) -> dict[str, Any]:
     raise AssertionError(f"the bot did not finish its turn within {DEADLINE} s")
 
 
+def crash(server: LiveServer) -> None:
+    """The site's machine fails: the server and its job worker SIGKILLed at once."""
+    server.kill()
+    for worker in server.workers:
+        worker.kill()
+
+
 async def play_until_the_bot_is_cut_off(
     server: LiveServer, game_id: int, key: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any], int]:
     """Play our turns until the bot is half-way through one (it has moved and is still to
-    move; after MAX_TURNS turns, right after our discard), then SIGKILL the server. Returns
+    move; after MAX_TURNS turns, right after our discard), then SIGKILL the site. Returns
     our acknowledged moves (``{"id", "move", "ply", "version"}``), the last state received,
     and how many bot moves of the cut-off turn were seen."""
     acked: list[dict[str, Any]] = []
@@ -103,14 +114,14 @@ async def play_until_the_bot_is_cut_off(
                 )
                 played += 1
             if turn == MAX_TURNS - 1:
-                server.kill()  # the bot's turn has begun: it is to move, with nothing played
+                crash(server)  # the bot's turn has begun: it is to move, with nothing played
                 return acked, state, 0
             # The bot's turn, move by move: cut it off once it has moved but not finished.
             while state["view"]["to_move"] == BOT:
                 state = (await recv_until(socket, lambda f: f["type"] == "state", timeout=5))[-1]
                 assert state["last_moves"][-1]["seat"] == BOT
                 if state["view"]["to_move"] == BOT:
-                    server.kill()
+                    crash(server)
                     seen = sum(1 for m in state["last_moves"] if m["ply"] > acked[-1]["ply"])
                     return acked, state, seen
         raise AssertionError("unreachable")
@@ -165,6 +176,7 @@ def test_a_killed_server_keeps_every_acknowledged_move_and_resumes_the_bot(
         assert server.process is not None and server.process.returncode == -9  # SIGKILL
 
         server.start()  # same port, same database
+        server.workers.append(job_worker(server.env, tmp_path / "jobs-after.log"))
         reconnected, ours, ack, _resumed_in = run_async(after_the_restart(server, game_id, key))
         game = stored(server, game_id)
 

@@ -87,7 +87,7 @@ def test_an_on_commit_listener_runs_after_the_commit_and_its_failure_is_logged(
 def test_a_tournament_round_that_cannot_be_paired_never_refuses_the_last_move(
     monkeypatch, caplog, django_capture_on_commit_callbacks, settings
 ) -> None:
-    settings.GAMES_BOT_RUNNER = "off"
+    settings.JOBS_INLINE = False
     league = make_league()
     players = [UserFactory(username=f"t{i}") for i in range(4)]
     for user in players:

@@ -94,7 +94,7 @@ def test_one_move_id_sent_twice_at_once_applies_once(alice, seeds) -> None:
 def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Two daphne processes serving one database (PostgreSQL when the run uses it, else a
     SQLite file); no Redis, so each socket hears only its own server's broadcasts."""
-    env = {"GAMES_BOT_RUNNER": "thread", "GAMES_BOT_MOVE_DELAY": "0"}
+    env = {"GAMES_BOT_MOVE_DELAY": "0"}
     workdir = tmp_path_factory.mktemp("races")
     (workdir / "one").mkdir()
     (workdir / "two").mkdir()

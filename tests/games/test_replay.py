@@ -10,11 +10,10 @@ from django.urls import reverse
 
 import engine
 from games import services
-from games.bot_runner.turns import bot_turn_run
 from games.models import Game
 from games.selectors import game_replay, game_replay_frames
 from games.services import game_play_move, game_resign, game_undo
-from tests.games.helpers import SMALL, center_line, current_game
+from tests.games.helpers import SMALL, bot_turn_play, center_line, current_game
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +34,7 @@ def _played_game(alice, seeds) -> Game:
     game.refresh_from_db()
     side = next(m for m in engine.Game.from_dict(game.state).view(0)["legal_moves"] if "-s" in m)
     game_play_move(game_id=game.pk, user=alice, move=side, version=4)
-    bot_turn_run(game_id=game.pk)  # nothing commits in this test: run the bot's turn by hand
+    bot_turn_play(game)  # nothing commits in this test: run the bot's turn by hand
     game.refresh_from_db()
     game_resign(game_id=game.pk, user=alice, scope="game")
     game.refresh_from_db()

@@ -1,8 +1,8 @@
 """games.services: creating matches, playing moves, every error code, resigning, ending.
 
 Tests marked ``transaction=True`` commit for real, so on-commit work runs: the broadcast and
-the bot's turn (inline under test, see tests/conftest.py). In the others nothing commits, so
-the bot never moves and a position stays put.
+the bot's moves (jobs run inline under test, see tests/conftest.py). In the others nothing
+commits, so the bot never moves and a position stays put.
 """
 
 from __future__ import annotations
@@ -324,134 +324,6 @@ def test_a_bot_that_starts_plays_as_soon_as_the_match_is_created(alice, bot_star
     game = Game.objects.filter(match=match, number=1).get()
     assert game.moves.filter(seat=1).exists()
     assert game.moves.first().seat == 1
-
-
-def test_two_runners_on_one_state_apply_one_move(alice, bot_starts, settings) -> None:
-    from games.bot_runner.turns import bot_turn_run
-
-    settings.GAMES_BOT_RUNNER = "off"
-    game = current_game(bot_starts(alice))
-    choice = engine.bot("greedy", seed=game.bot_seed).choose(engine.Game.from_dict(game.state), 1)
-
-    assert bot_turn_run(game_id=game.pk, max_moves=1) == 1
-    # A second runner (another process, a sweep) that read the same state plays the same move
-    # with the same id: it gets the earlier answer, not a second application.
-    again = game_play_move(
-        game_id=game.pk, bot=True, seat=1, move=str(choice), version=0, move_id="bot-0"
-    )
-    assert again.replayed and again.version == 1
-    game.refresh_from_db()
-    assert game.version == 1 and game.moves.count() == 1
-    assert game.moves.get().text == str(choice)
-
-
-def test_a_runner_whose_state_went_stale_gives_up_quietly(alice, bot_starts, settings) -> None:
-    from games.bot_runner.turns import bot_turn_run
-
-    settings.GAMES_BOT_RUNNER = "off"
-    game = current_game(bot_starts(alice))
-    bot_turn_run(game_id=game.pk)  # the whole turn
-    game.refresh_from_db()
-    played = game.version
-    assert game.is_active is False or game.to_move == 0
-
-    assert bot_turn_run(game_id=game.pk) == 0  # nothing to do: the human is to move
-    game.refresh_from_db()
-    assert game.version == played
-
-
-def test_the_sweeper_finds_games_where_a_bot_is_to_move(alice, bob, bot_starts, settings) -> None:
-    from games.sweeper import bot_turns_resume
-
-    settings.GAMES_BOT_RUNNER = "off"
-    waiting = current_game(bot_starts(alice))
-    current_game(bot_starts(bob))  # also waiting
-    bots_turn = {g.pk for g in Game.objects.all()}
-    assert set(bot_turns_resume()) == bots_turn
-
-    settings.GAMES_BOT_RUNNER = "inline"
-    bot_turns_resume()
-    waiting.refresh_from_db()
-    assert waiting.version > 0 and (not waiting.is_active or waiting.to_move == 0)
-    assert bot_turns_resume() == []
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_thread_runner_plays_off_the_calling_thread(
-    alice, human_starts, settings, monkeypatch
-) -> None:
-    import threading
-    import time
-
-    from games.bot_runner import turns as bots
-
-    seen: set[str] = set()
-    real = bots.bot_turn_run
-
-    def spy(**kwargs):
-        seen.add(threading.current_thread().name)
-        return real(**kwargs)
-
-    settings.GAMES_BOT_RUNNER = "thread"
-    game = current_game(human_starts(alice))
-    monkeypatch.setattr(bots, "bot_turn_run", spy)
-    game_play_move(game_id=game.pk, user=alice, move=a_side_move(game), version=0, move_id="e")
-    # The game was scheduled at the commit, before game_play_move returned; wait for the worker
-    # to finish without reading the game meanwhile: SQLite's in-memory test database answers a
-    # writer "table is locked" while another connection reads, and the bot's turn would fail.
-    deadline = time.monotonic() + 20
-    while bots._scheduled and time.monotonic() < deadline:
-        time.sleep(0.05)
-    game.refresh_from_db()
-    assert not game.is_active or game.to_move == 0
-    assert game.moves.filter(seat=1).exists()
-    assert seen and all(name.startswith("bot") for name in seen)
-    assert threading.current_thread().name not in seen
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_in_a_server_the_bot_turn_runs_on_the_event_loop_and_thinks_in_the_pool(
-    alice, human_starts, settings, monkeypatch
-) -> None:
-    import asyncio
-    import threading
-
-    from channels.db import database_sync_to_async
-
-    from games.bot_runner import turns as bots
-
-    thinkers: set[str] = set()
-    real_choose = bots._BotTurn.choose
-
-    def spy(self):
-        thinkers.add(threading.current_thread().name)
-        return real_choose(self)
-
-    def no_thread_runs(**kwargs):
-        raise AssertionError("the turn ran in a pool thread, not on the loop")
-
-    monkeypatch.setattr(bots._BotTurn, "choose", spy)
-    monkeypatch.setattr(bots, "bot_turn_run", no_thread_runs)
-    monkeypatch.setattr(bots, "_loop", None)
-    settings.GAMES_BOT_RUNNER = "thread"
-    settings.GAMES_BOT_MOVE_DELAY = 0.01
-    game = await database_sync_to_async(lambda: current_game(human_starts(alice)))()
-    bots.attach_loop(asyncio.get_running_loop())
-    move = await database_sync_to_async(a_side_move)(game)
-    await database_sync_to_async(game_play_move)(
-        game_id=game.pk, user=alice, move=move, version=0, move_id="e"
-    )
-    for _ in range(400):
-        await database_sync_to_async(game.refresh_from_db)()
-        if not game.is_active or game.to_move == 0:
-            break
-        await asyncio.sleep(0.05)
-    while bots._scheduled:
-        await asyncio.sleep(0.05)
-    assert not game.is_active or game.to_move == 0
-    assert await database_sync_to_async(game.moves.filter(seat=1).exists)()
-    assert thinkers and all(name.startswith("bot") for name in thinkers)
 
 
 def test_two_people_meet_in_a_match_whose_first_game_is_dealt(alice, bob) -> None:

@@ -24,8 +24,8 @@ CHANGELIST = "admin:leagues_tournament_changelist"
 
 
 @pytest.fixture(autouse=True)
-def _no_bot_runner(settings):
-    settings.GAMES_BOT_RUNNER = "off"
+def _no_bot_moves(settings):
+    settings.JOBS_INLINE = False
 
 
 @pytest.fixture

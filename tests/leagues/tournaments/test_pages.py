@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _no_bot_runner(settings):
-    settings.GAMES_BOT_RUNNER = "off"
+def _no_bot_moves(settings):
+    settings.JOBS_INLINE = False
 
 
 def players(league, n: int) -> list:

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _inline_bots(settings):
-    settings.GAMES_BOT_RUNNER = "off"
+    settings.JOBS_INLINE = False
 
 
 def field(league, n: int) -> list:
