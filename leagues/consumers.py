@@ -1,7 +1,8 @@
 """The ranked queue's socket, ``/ws/leagues/<slug>/queue/`` (docs/protocol.md, "The ranked
 queue socket"). Connecting is joining the league's queue; closing is leaving it. While it
 waits, the socket keeps its place fresh, re-reads the count and tries to pair every
-``LEAGUES_QUEUE_TICK`` seconds, so a lost doorbell or a dead process costs one tick.
+``LEAGUES_QUEUE_TICK`` seconds, so a lost doorbell, a dead process or the channel layer away
+costs one tick (a tick also joins the queue's group again once the layer is back).
 
 Thin: the services decide (``queue_join``, ``queue_pair``, ``queue_refresh``, ``queue_leave``);
 it only carries their frames. The plumbing is the site's socket base (``core.sockets.
@@ -123,8 +124,10 @@ class QueueConsumer(JsonSocket):
         await self.send_json({"type": "queue", **self._counts(waiting)})
 
     async def _wait(self) -> None:
-        """Until paired: try to pair, keep the place fresh, send the count when it changed."""
+        """Until paired: try to pair, keep the place fresh, send the count when it changed;
+        join the queue's group again if the channel layer was away when the socket joined."""
         while not self.paired:
+            await self.rejoin()
             try:
                 await database_sync_to_async(services.queue_pair)(league=self.league)
                 status = await database_sync_to_async(services.queue_refresh)(
