@@ -106,13 +106,17 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-elif _db["ENGINE"] == "django.db.backends.postgresql" and sys.argv[1:2] == ["qcluster"]:
-    # A job worker forks its processes, and a pool's open connections would be shared between
-    # them: each process keeps a connection of its own instead.
+elif _db["ENGINE"] == "django.db.backends.postgresql" and Path(sys.argv[0]).name == "manage.py":
+    # A management command keeps one connection of its own and no pool: a job worker
+    # (qcluster) forks its processes, which would share a pool's open connections, and a
+    # migration may take as long as it needs (no DATABASE_QUERY_DEADLINE).
     _db["CONN_MAX_AGE"] = 60
     _db.setdefault("OPTIONS", {})["connect_timeout"] = 5
 elif _db["ENGINE"] == "django.db.backends.postgresql":
-    # Django's psycopg pool; pooled connections require CONN_MAX_AGE=0.
+    from core.database import DeadlineConnection
+
+    # The servers: Django's psycopg pool (pooled connections require CONN_MAX_AGE=0), whose
+    # connections give up on a server silent for DATABASE_QUERY_DEADLINE seconds.
     _db["CONN_MAX_AGE"] = 0
     # A request waits at most DATABASE_WAIT seconds for a connection (the pool's, or a new
     # one's handshake): with PostgreSQL away it answers the site's 503 (core/outages.py) fast.
@@ -120,6 +124,7 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=20),
         "timeout": env.float("DATABASE_WAIT", default=2.0),
+        "connection_class": DeadlineConnection,
     }
     _db["OPTIONS"]["connect_timeout"] = max(1, round(env.float("DATABASE_WAIT", default=2.0)))
     # The move's own statements (games.services.store) bind on the server, and psycopg
@@ -129,6 +134,9 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
     if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
         _db["OPTIONS"]["prepare_threshold"] = 5
 _db["CONN_HEALTH_CHECKS"] = _db.get("CONN_MAX_AGE", 0) > 0  # a kept connection may have dropped
+# Seconds an exchange with PostgreSQL may take in a server before its connection is given up
+# (core/database.py); 0: no deadline.
+DATABASE_QUERY_DEADLINE = env.float("DATABASE_QUERY_DEADLINE", default=3.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and cache: in memory by default; REDIS_URL=redis://… for several processes.

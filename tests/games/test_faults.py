@@ -15,6 +15,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import httpx
 import pytest
@@ -35,6 +36,7 @@ from tests.live_server import (
 from tests.proxy import TcpProxy
 
 CONVERGE_DEADLINE = 30.0  # seconds a table may take to show the committed state in a test
+PAGE_DEADLINE = 15.0  # seconds a page may take to answer during an outage (the target is 2 s)
 
 
 @pytest.fixture(scope="module")
@@ -193,4 +195,87 @@ def test_with_redis_cut_the_game_goes_on_and_every_table_converges(
     print(
         f"{cut}: converged {took[0]:.2f} and {took[1]:.2f} s during the outage; healthz back "
         f"{back:.2f} s after; the next move reached the other table in {after:.2f} s"
+    )
+
+
+@pytest.fixture(scope="module")
+def database_behind_a_proxy(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Site, TcpProxy]]:
+    """Two servers (and their job worker) whose PostgreSQL goes through a proxy the test cuts."""
+    if (urls := postgres_and_redis()) is None:
+        pytest.skip(SKIP_REASON)
+    parts = urllib.parse.urlsplit(urls[0])
+    workdir = tmp_path_factory.mktemp("database_cut")
+    with (
+        TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432) as proxy,
+        two_servers(workdir, "spitedbcut", database_port=proxy.port) as both,
+    ):
+        try:
+            yield both, proxy
+        finally:
+            proxy.restore()  # the database is dropped through it
+
+
+def _get(url: str, **kwargs: Any) -> tuple[int, str, float]:
+    """Status, body and seconds of a GET that must answer (a hang fails the test)."""
+    start = time.monotonic()
+    response = httpx.get(url, timeout=PAGE_DEADLINE, **kwargs)
+    return response.status_code, response.text, time.monotonic() - start
+
+
+@pytest.mark.parametrize("cut", ["refusing", "silent"])
+def test_with_the_database_cut_pages_say_503_and_every_table_converges_after(
+    database_behind_a_proxy: tuple[Site, TcpProxy], cut: str
+) -> None:
+    site, proxy = database_behind_a_proxy
+    made = people(site.two, match=True)
+    game = made["game"]
+    path = f"/ws/games/{game}/"
+    keys = {0: made["a_key"], 1: made["b_key"]}
+    servers = {0: site.one, 1: site.two}
+    auth = {"Authorization": f"Bearer {keys[1]}"}
+    with ExitStack() as stack:
+        sockets = {
+            seat: open_socket(stack, f"seat {seat}", servers[seat], path, keys[seat])
+            for seat in (0, 1)
+        }
+        state = {seat: sockets[seat].next_type("state") for seat in (0, 1)}
+        version = state[0]["version"]
+
+        proxy.refuse() if cut == "refusing" else proxy.silence()
+        status, body, page_took = _get(f"{site.one.url}/leagues/")
+        assert status == 503 and "The table will be back in a moment" in body
+        status, body, api_took = _get(f"{site.two.url}/api/v1/games/{game}/", headers=auth)
+        assert status == 503 and '"code": "unavailable"' in body.replace('":"', '": "')
+        assert _healthz(site.one) == 503
+        seat = state[0]["view"]["to_move"]
+        move = choose(state[seat]["view"]["legal_moves"])
+        sockets[seat].send({"type": "move", "move": move, "version": version, "id": "cut-1"})
+        refused = sockets[seat].next_type("error", within=PAGE_DEADLINE)
+        assert refused["code"] == "unavailable"
+        with pytest.raises(ConnectionClosed) as closed:
+            sockets[seat].next_type("state", within=PAGE_DEADLINE)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
+
+        proxy.restore()
+        back = _until(lambda: _healthz(site.one) == _healthz(site.two) == 200, "healthz 200")
+        # The table reconnects and sends its move again with the same id: applied once, and
+        # the other table, whose socket stayed open, shows it.
+        again = open_socket(stack, f"seat {seat} back", servers[seat], path, keys[seat])
+        assert again.next_type("state")["version"] == version  # nothing was applied
+        again.send({"type": "move", "move": move, "version": version, "id": "cut-1"})
+        sent = time.monotonic()
+        assert again.next_type("state")["version"] == version + 1
+        other = sockets[1 - seat].next(
+            lambda f: f.get("type") == "state" and f["version"] > version,
+            "the move after the outage",
+            CONVERGE_DEADLINE,
+        )
+        after = time.monotonic() - sent
+        assert other["version"] == version + 1 and other["last_moves"][-1]["move"] == move
+    print(
+        f"database {cut}: the 503 page in {page_took:.2f} s, the API's in {api_took:.2f} s;"
+        f" healthz back {back:.2f} s after; the next move reached the other table in"
+        f" {after:.2f} s"
     )

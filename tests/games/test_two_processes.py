@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.live_server import (
     LiveServer,
+    migrated,
     postgres_and_redis,
     postgres_database,
     redis_site_env,
@@ -53,11 +55,13 @@ def two_servers(
     name: str,
     *,
     redis_url: str | None = None,
+    database_port: int | None = None,
     env_one: Mapping[str, str] | None = None,
 ) -> Iterator[Site]:
     """Two daphne servers of one site: a fresh PostgreSQL database beside ``DATABASE_URL``'s
     and Redis (``REDIS_URL``, or ``redis_url``, e.g. a proxy's) under prefixes named after
-    ``name``; ``env_one`` is added to server one's environment. Skips without both
+    ``name``; ``database_port`` reaches PostgreSQL on that port of 127.0.0.1 instead (a
+    proxy's); ``env_one`` is added to server one's environment. Skips without both
     services."""
     if (urls := postgres_and_redis()) is None:
         pytest.skip(SKIP_REASON)
@@ -69,10 +73,25 @@ def two_servers(
     ):
         (workdir / "one").mkdir()
         (workdir / "two").mkdir()
+        served = db
+        if database_port is not None:
+            migrated(db)  # directly: the template it copies must not depend on the proxy
+            parts = urllib.parse.urlsplit(db)
+            auth = f"{parts.username}@" if parts.username else ""
+            served = parts._replace(netloc=f"{auth}127.0.0.1:{database_port}").geturl()
+        one_env = {**env, **(env_one or {})}
         one = stack.enter_context(
-            serve(workdir / "one", env={**env, **(env_one or {})}, database_url=db)
+            serve(
+                workdir / "one",
+                env=one_env,
+                database_url=served,
+                migrate=database_port is None,
+                job_workers=1,
+            )
         )
-        two = stack.enter_context(serve(workdir / "two", env=env, database_url=db, migrate=False))
+        two = stack.enter_context(
+            serve(workdir / "two", env=env, database_url=served, migrate=False)
+        )
         yield Site(one, two)
 
 
