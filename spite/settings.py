@@ -328,7 +328,7 @@ Q_CLUSTER = {
     "retry": env.int("JOBS_PLAY_RETRY", default=20),
     "max_attempts": 3,
     "poll": 0.1,  # seconds an idle cluster waits before it looks for a job again
-    "save_limit": 200,  # successful jobs kept for the admin; failures are all kept
+    "save_limit": -1,  # no successful job is kept (each would cost writes); failures all are
     "catch_up": False,
     "label": gettext_lazy("Jobs"),  # the admin's section
     "ALT_CLUSTERS": {

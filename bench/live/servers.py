@@ -112,6 +112,10 @@ def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
     raise SystemExit(f"{url}/healthz did not answer 200 within 30 s")
 
 
+#: How much the job workers lower their priority (as docs/deploy.md's unit: Nice=5).
+JOB_WORKER_NICE = 5
+
+
 @dataclass
 class Servers:
     urls: list[str]
@@ -178,7 +182,9 @@ def servers(
             # INFO: the cluster's "running." line, waited for below
             worker_env = {**env, "JOBS_LOG_LEVEL": "INFO"}
             with log_path.open("wb") as log:
-                command = [sys.executable, str(ROOT / "manage.py"), "qcluster"]
+                # at a lower priority, as docs/deploy.md runs them: a table's moves come first
+                command = ["nice", "-n", str(JOB_WORKER_NICE), sys.executable]
+                command += [str(ROOT / "manage.py"), "qcluster"]
                 workers.append(
                     subprocess.Popen(
                         command,
