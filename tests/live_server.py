@@ -7,9 +7,11 @@ subprocess instead:
 
 - ``serve(workdir, env=..., unavailable=...)``: a context manager that makes
   ``workdir/db.sqlite3`` a copy of a migrated database (migrated once per test process,
-  ``migrated``), serves it with daphne on a free port and stops it on exit, yielding a
-  :class:`LiveServer` — ``url``, ``database_url``, ``env`` and ``manage(*args)`` to run a
-  management command against the server's own database.
+  ``migrated``), serves it with daphne on a free port beside a job worker (``manage.py
+  qcluster``: the bots' moves) and stops both on exit, yielding a :class:`LiveServer` —
+  ``url``, ``database_url``, ``env`` and ``manage(*args)`` to run a management command against
+  the server's own database. ``job_worker(env, log)`` starts another worker (a
+  :class:`JobWorker`).
 - ``serve(..., database_url=url, migrate=False)``: another server on a database already made
   (several processes serving one site; ``postgres_database(url)`` makes a fresh PostgreSQL
   database beside ``url``'s and drops it on exit).

@@ -19,7 +19,9 @@ PASSED_THROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
 
 # Prints the chosen settings as JSON.
 PROBE = """
-import json, re
+import json, os, re, sys
+if os.environ.get("PROBE_ARGV"):  # the settings as a management command reads them
+    sys.argv = [os.environ["PROBE_ARGV"], "migrate"]
 from django.conf import settings
 db = settings.DATABASES["default"]
 print(json.dumps({
@@ -108,9 +110,24 @@ def test_database_url_selects_pooled_postgresql() -> None:
     assert chosen["ENGINE"] == "django.db.backends.postgresql"
     where = (chosen["NAME"], chosen["USER"], chosen["HOST"], chosen["PORT"])
     assert where == ("db", "u", "h", 5432)
-    assert chosen["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 2.0}
+    assert chosen["OPTIONS"]["pool"] == {
+        "min_size": 2,
+        "max_size": 20,
+        "timeout": 2.0,
+        # a silent server fails a query after DATABASE_QUERY_DEADLINE (core/database.py)
+        "connection_class": "<class 'core.database.DeadlineConnection'>",
+    }
     assert chosen["OPTIONS"]["connect_timeout"] == 2  # PostgreSQL away: a 503 within seconds
     assert chosen["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+
+
+def test_a_management_command_keeps_one_connection_and_no_pool() -> None:
+    """A job worker forks its processes, which must not share a pool's connections; and a
+    migration is never cut by the servers' query deadline."""
+    chosen = load_settings(DATABASE_URL="postgres://u:p@h:5432/db", PROBE_ARGV="manage.py")
+
+    assert "pool" not in chosen["OPTIONS"]
+    assert chosen["CONN_MAX_AGE"] == 60
 
 
 def test_pool_size_comes_from_the_environment() -> None:
