@@ -101,3 +101,18 @@ def test_healthz_reports_the_queues(client: Any, queued: None) -> None:
     body = client.get("/healthz").json()
     assert body["jobs"]["play"]["waiting"] == 1
     assert body["jobs"]["background"] == {"waiting": 0, "later": 0, "overdue": 0}
+
+
+def test_the_admin_texts_we_translate_are_still_django_q2s() -> None:
+    from pathlib import Path
+
+    import django_q
+    import polib
+
+    catalog = Path(django_q.__file__).parent / "locale/de/LC_MESSAGES/django.po"
+    assert set(jobs.ADMIN_TEXTS) <= {entry.msgid for entry in polib.pofile(str(catalog))}
+
+
+def test_the_admin_shows_the_jobs_in_the_readers_language(admin_client: Any) -> None:
+    page = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "Tác vụ nền" in page and "Tác vụ thất bại" in page and "Failed tasks" not in page
