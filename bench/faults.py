@@ -24,39 +24,23 @@ import json
 import statistics
 import tempfile
 import time
-import urllib.parse
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from tests.games.test_two_processes import Site, choose, open_socket, people, two_servers
-from tests.live_server import postgres_and_redis
-from tests.proxy import TcpProxy
+from tests.games.test_two_processes import (
+    Site,
+    choose,
+    cut_site,
+    open_socket,
+    people,
+    two_servers,
+)
+from tests.live_server import postgres_and_redis, until
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 30.0
-
-
-def _until(condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit("a condition did not hold within 30 s")
-        time.sleep(0.05)
-
-
-def _healthy(site: Site) -> bool:
-    try:
-        return all(
-            httpx.get(f"{s.url}/healthz", timeout=5).status_code == 200
-            for s in (site.one, site.two)
-        )
-    except httpx.HTTPError:
-        return False
 
 
 def _table(site: Site, stack: ExitStack) -> tuple[dict[int, Any], dict[str, Any], dict[int, Any]]:
@@ -109,30 +93,9 @@ def crash(workdir: Path, runs: int) -> list[float]:
     return took
 
 
-@contextmanager
-def _cut_site(
-    name: str, service_url: str, default_port: int, workdir: Path, **kwargs: Any
-) -> Iterator[tuple[Site, TcpProxy]]:
-    """A proxy in front of the service at ``service_url``, and a two-server site behind it
-    (``two_servers`` with ``kwargs``, each value given the proxy's port); yields (site, proxy).
-    The proxy is restored before the site goes (its clean-up may go through it)."""
-    parts = urllib.parse.urlsplit(service_url)
-    with TcpProxy(parts.hostname or "127.0.0.1", parts.port or default_port) as proxy:
-        through = {key: value(proxy.port) for key, value in kwargs.items()}
-        with two_servers(workdir, name, **through) as site:
-            try:
-                yield site, proxy
-            finally:
-                proxy.restore()
-
-
 def redis_cut(workdir: Path, runs: int, mode: str) -> list[float]:
-    _, redis_url = postgres_and_redis() or ("", "")
     took = []
-    with _cut_site(
-        f"benchredis{mode[:3]}", redis_url, 6379, workdir,
-        redis_url=lambda port: f"redis://127.0.0.1:{port}/0",
-    ) as (site, proxy):  # fmt: skip
+    with cut_site(workdir, f"benchredis{mode[:3]}", "redis") as (site, proxy):
         for run in range(runs):
             with ExitStack() as stack:
                 sockets, _, states = _table(site, stack)
@@ -140,16 +103,13 @@ def redis_cut(workdir: Path, runs: int, mode: str) -> list[float]:
                 seat, version, sent = _move(sockets, states, f"r{run}")
                 took.append(_shown(sockets[1 - seat], version) - sent)
                 proxy.restore()
-                _until(lambda: _healthy(site))
+                until(site.healthy, "both servers healthy")
     return took
 
 
 def database_cut(workdir: Path, runs: int, mode: str) -> list[float]:
-    database_url, _ = postgres_and_redis() or ("", "")
     took = []
-    with _cut_site(
-        f"benchdb{mode[:3]}", database_url, 5432, workdir, database_port=lambda port: port
-    ) as (site, proxy):
+    with cut_site(workdir, f"benchdb{mode[:3]}", "database") as (site, proxy):
         for run in range(runs):
             with ExitStack() as stack:
                 sockets, table, states = _table(site, stack)
@@ -159,7 +119,7 @@ def database_cut(workdir: Path, runs: int, mode: str) -> list[float]:
                 back = time.monotonic()
                 seat = states[0]["view"]["to_move"]
                 # The mover's table reconnects and sends its move again (as table.js does).
-                _until(lambda: _healthy(site))
+                until(site.healthy, "both servers healthy")
                 again = open_socket(
                     stack, "again", table["servers"][seat], table["path"], table["keys"][seat]
                 )

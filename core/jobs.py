@@ -29,6 +29,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_noop
@@ -105,12 +106,16 @@ def queue_status(now: Any = None) -> dict[str, dict[str, int]]:
     worker is taking this queue's jobs). /healthz reports it."""
     now = now or timezone.now()
     overdue_before = now - timedelta(seconds=float(settings.JOBS_OVERDUE))
-    status = {}
-    for queue in QUEUES:
-        rows = OrmQ.objects.filter(key=queue)
-        status[queue] = {
-            "waiting": rows.filter(lock__lte=now).count(),
-            "later": rows.filter(lock__gt=now).count(),
-            "overdue": rows.filter(lock__lte=overdue_before).count(),
-        }
-    return status
+    counted = {
+        row.pop("key"): row
+        for row in OrmQ.objects.filter(key__in=QUEUES)
+        .values("key")
+        .annotate(
+            waiting=Count("id", filter=Q(lock__lte=now)),
+            later=Count("id", filter=Q(lock__gt=now)),
+            overdue=Count("id", filter=Q(lock__lte=overdue_before)),
+        )
+        .order_by()
+    }
+    none = {"waiting": 0, "later": 0, "overdue": 0}
+    return {queue: counted.get(queue, dict(none)) for queue in QUEUES}

@@ -265,6 +265,27 @@ def migrated(database_url: str) -> None:
         conn.execute(create.format(sql.Identifier(name), sql.Identifier(template_name)))
 
 
+def until(condition: Callable[[], bool], what: str, within: float = 30.0) -> float:
+    """Seconds until ``condition()`` held, polled every 0.1 s; fails after ``within``."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > within:
+            raise AssertionError(f"{what} did not happen within {within:.0f} s")
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def healthz_status(server: LiveServer) -> int:
+    """The status ``/healthz`` answers (0: no answer within 10 s)."""
+    try:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+    except OSError:
+        return 0
+
+
 def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> str | None:
     """None once /healthz answers 200; otherwise why the server is not up."""
     deadline = time.monotonic() + STARTUP_TIMEOUT

@@ -12,14 +12,12 @@ process's database: this test replays it there).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.live_server import JobWorker, LiveServer, job_worker, live_database, serve
+from tests.live_server import JobWorker, LiveServer, job_worker, live_database, serve, until
 
 RETRY = 4  # seconds a worker's lock on a job lasts (JOBS_PLAY_RETRY), so a dead one's job returns
 ENV = {
@@ -64,14 +62,6 @@ def site(tmp_path: Path) -> Iterator[LiveServer]:
         yield server
 
 
-def until(predicate: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout:.0f} s: {what}")
-        time.sleep(0.2)
-
-
 def played(worker: JobWorker) -> list[tuple[int, int]]:
     return [(int(g), int(v)) for g, v in PLAYED.findall(worker.log())]
 
@@ -85,11 +75,11 @@ def test_a_killed_workers_move_is_played_by_another_and_every_move_once(
         doomed.wait_running()
         made = site.shell(MATCH)
         state = STATE.format(**made)
-        until(lambda: doomed.process.poll() is not None, 30, "the worker killed itself")
+        until(lambda: doomed.process.poll() is not None, "the worker killed itself")
         assert site.shell(state)["version"] == 0  # killed before the move committed
 
         healthy = [job_worker(site.env, tmp_path / f"healthy-{n}.log") for n in range(2)]
-        until(lambda: site.shell(state)["match"] == "finished", DEADLINE, "the match ended")
+        until(lambda: site.shell(state)["match"] == "finished", "the match ended", DEADLINE)
         final = site.shell(state)
     finally:
         for worker in [doomed, *healthy]:

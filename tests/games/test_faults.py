@@ -12,8 +12,7 @@ serves them; skipped without both (CI's second pass has them).
 from __future__ import annotations
 
 import time
-import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -22,17 +21,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.games.test_two_processes import (
-    SKIP_REASON,
     Site,
     choose,
+    cut_site,
     open_socket,
     people,
     two_servers,
 )
-from tests.live_server import (
-    LiveServer,
-    postgres_and_redis,
-)
+from tests.live_server import healthz_status, until
 from tests.proxy import TcpProxy
 
 CONVERGE_DEADLINE = 30.0  # seconds a table may take to show the committed state in a test
@@ -92,34 +88,8 @@ def redis_behind_a_proxy(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Site, TcpProxy]]:
     """Two servers whose Redis (channel layer and cache) goes through a proxy the test cuts."""
-    if (urls := postgres_and_redis()) is None:
-        pytest.skip(SKIP_REASON)
-    parts = urllib.parse.urlsplit(urls[1])
-    workdir = tmp_path_factory.mktemp("redis_cut")
-    with TcpProxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy:
-        proxied = f"redis://127.0.0.1:{proxy.port}{parts.path}"
-        with two_servers(workdir, "spitecut", redis_url=proxied) as both:
-            try:
-                yield both, proxy
-            finally:
-                proxy.restore()  # the prefixes' keys are deleted through it
-
-
-def _healthz(server: LiveServer) -> int:
-    try:
-        return httpx.get(f"{server.url}/healthz", timeout=10).status_code
-    except httpx.HTTPError:
-        return 0
-
-
-def _until(condition: Callable[[], bool], what: str, within: float = CONVERGE_DEADLINE) -> float:
-    """Seconds until ``condition()`` held, polled; fails after ``within``."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > within:
-            raise AssertionError(f"{what} did not happen within {within} s")
-        time.sleep(0.1)
-    return time.monotonic() - start
+    with cut_site(tmp_path_factory.mktemp("redis_cut"), "spitecut", "redis") as cut:
+        yield cut
 
 
 @pytest.mark.parametrize("cut", ["refusing", "silent"])
@@ -146,7 +116,7 @@ def test_with_redis_cut_the_game_goes_on_and_every_table_converges(
         )
         assert api.get(f"/api/v1/games/{game}/", timeout=10).status_code == 200
         assert httpx.get(f"{site.one.url}/leagues/", timeout=10).status_code == 200
-        assert _healthz(site.one) == 503 and _healthz(site.two) == 503
+        assert healthz_status(site.one) == 503 and healthz_status(site.two) == 503
 
         took = []
         for _ in range(2):  # two moves during the outage, by whoever is to move
@@ -169,7 +139,9 @@ def test_with_redis_cut_the_game_goes_on_and_every_table_converges(
         assert watcher.next_type("state", within=CONVERGE_DEADLINE)["version"] == version
 
         proxy.restore()
-        back = _until(lambda: _healthz(site.one) == _healthz(site.two) == 200, "healthz 200")
+        back = until(
+            lambda: healthz_status(site.one) == healthz_status(site.two) == 200, "healthz 200"
+        )
         seat = state[0]["view"]["to_move"]
         move = choose(state[seat]["view"]["legal_moves"])
         sockets[seat].send({"type": "move", "move": move, "version": version, "id": f"c{version}"})
@@ -203,18 +175,8 @@ def database_behind_a_proxy(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Site, TcpProxy]]:
     """Two servers (and their job worker) whose PostgreSQL goes through a proxy the test cuts."""
-    if (urls := postgres_and_redis()) is None:
-        pytest.skip(SKIP_REASON)
-    parts = urllib.parse.urlsplit(urls[0])
-    workdir = tmp_path_factory.mktemp("database_cut")
-    with (
-        TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432) as proxy,
-        two_servers(workdir, "spitedbcut", database_port=proxy.port) as both,
-    ):
-        try:
-            yield both, proxy
-        finally:
-            proxy.restore()  # the database is dropped through it
+    with cut_site(tmp_path_factory.mktemp("database_cut"), "spitedbcut", "database") as cut:
+        yield cut
 
 
 def _get(url: str, **kwargs: Any) -> tuple[int, str, float]:
@@ -248,7 +210,7 @@ def test_with_the_database_cut_pages_say_503_and_every_table_converges_after(
         assert status == 503 and "The table will be back in a moment" in body
         status, body, api_took = _get(f"{site.two.url}/api/v1/games/{game}/", headers=auth)
         assert status == 503 and '"code": "unavailable"' in body.replace('":"', '": "')
-        assert _healthz(site.one) == 503
+        assert healthz_status(site.one) == 503
         seat = state[0]["view"]["to_move"]
         move = choose(state[seat]["view"]["legal_moves"])
         sockets[seat].send({"type": "move", "move": move, "version": version, "id": "cut-1"})
@@ -259,7 +221,9 @@ def test_with_the_database_cut_pages_say_503_and_every_table_converges_after(
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
 
         proxy.restore()
-        back = _until(lambda: _healthz(site.one) == _healthz(site.two) == 200, "healthz 200")
+        back = until(
+            lambda: healthz_status(site.one) == healthz_status(site.two) == 200, "healthz 200"
+        )
         # The table reconnects and sends its move again with the same id: applied once, and
         # the other table, whose socket stayed open, shows it.
         again = open_socket(stack, f"seat {seat} back", servers[seat], path, keys[seat])

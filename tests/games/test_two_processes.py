@@ -30,12 +30,14 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.live_server import (
     LiveServer,
+    healthz_status,
     migrated,
     postgres_and_redis,
     postgres_database,
     redis_site_env,
     serve,
 )
+from tests.proxy import TcpProxy
 
 SKIP_REASON = (
     "needs PostgreSQL and Redis (set DATABASE_URL and REDIS_URL); CI's second pass has both"
@@ -47,6 +49,10 @@ DEADLINE = 5.0  # seconds a frame may take to arrive
 class Site:
     one: LiveServer
     two: LiveServer
+
+    def healthy(self) -> bool:
+        """Whether both servers' /healthz answer 200."""
+        return healthz_status(self.one) == healthz_status(self.two) == 200
 
 
 @contextmanager
@@ -93,6 +99,28 @@ def two_servers(
             serve(workdir / "two", env=env, database_url=served, migrate=False)
         )
         yield Site(one, two)
+
+
+@contextmanager
+def cut_site(workdir: Path, name: str, service: str) -> Iterator[tuple[Site, TcpProxy]]:
+    """A two-server site (``two_servers``) whose ``service``, "redis" or "database", it reaches
+    through a ``TcpProxy`` the caller cuts; yields (site, proxy). The proxy is restored before
+    the site goes: its clean-up (Redis keys, the database) may go through it."""
+    if (urls := postgres_and_redis()) is None:
+        pytest.skip(SKIP_REASON)
+    database_url, redis_url = urls
+    parts = urllib.parse.urlsplit(redis_url if service == "redis" else database_url)
+    default_port = 6379 if service == "redis" else 5432
+    with TcpProxy(parts.hostname or "127.0.0.1", parts.port or default_port) as proxy:
+        if service == "redis":
+            through = {"redis_url": parts._replace(netloc=f"127.0.0.1:{proxy.port}").geturl()}
+        else:
+            through = {"database_port": proxy.port}
+        with two_servers(workdir, name, **through) as site:  # type: ignore[arg-type]
+            try:
+                yield site, proxy
+            finally:
+                proxy.restore()
 
 
 @pytest.fixture(scope="module")
