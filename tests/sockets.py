@@ -52,3 +52,27 @@ async def frames(communicator: WebsocketCommunicator, quiet: float = QUIET) -> l
 
 async def send(communicator: WebsocketCommunicator, message: Any) -> None:
     await communicator.send_to(text_data=json.dumps(message))
+
+
+class GroupJoins:
+    """The channel layer in use (in memory or Redis) refusing to join groups, as Redis away
+    would, until ``back()``; afterwards every group joined is recorded in ``added``."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from channels.layers import get_channel_layer
+
+        self.layer = get_channel_layer()
+        self.real = self.layer.group_add
+        self.monkeypatch = monkeypatch
+        self.added: list[str] = []
+        monkeypatch.setattr(self.layer, "group_add", self._refused)
+
+    async def _refused(self, group: str, channel: str) -> None:
+        raise ConnectionError("redis is down")
+
+    async def _recorded(self, group: str, channel: str) -> None:
+        self.added.append(group)
+        await self.real(group, channel)
+
+    def back(self) -> None:
+        self.monkeypatch.setattr(self.layer, "group_add", self._recorded)

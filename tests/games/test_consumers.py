@@ -17,9 +17,10 @@ from games.models import Game
 from games.refusals import refusal_message
 from games.selectors import game_event_frames, game_state_frame
 from games.sending import groups
+from games.sending.groups import game_group
 from tests import sockets
 from tests.games.helpers import a_center_move, a_side_move, current_game, legal
-from tests.sockets import QUIET, frames, send
+from tests.sockets import QUIET, GroupJoins, frames, send
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -462,16 +463,9 @@ async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_i
     """Redis refusing: sockets open and get their state, and a player's move is answered (the
     mover's answer needs no layer). Once the layer is back, the next convergence check joins
     the game's group again, and the doorbell rings for the spectator who came meanwhile."""
-    from channels.layers import InMemoryChannelLayer
-
     from games.consumers import GAME_SOCKETS
 
-    real_group_add = InMemoryChannelLayer.group_add
-
-    async def refused(self, group, channel):
-        raise ConnectionError("redis is down")
-
-    monkeypatch.setattr(InMemoryChannelLayer, "group_add", refused)
+    joins = GroupJoins(monkeypatch)
     player = await open_socket(table.pk, alice_cookie)
     spectator = await open_socket(table.pk, bob_cookie)
     try:
@@ -482,8 +476,9 @@ async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_i
         assert [f["version"] for f in await frames(player) if f["type"] == "state"] == [1]
         assert await GAME_SOCKETS.check() == 2  # the layer still away: a check catches up
         assert (await spectator.receive_json_from())["version"] == 1
-        monkeypatch.setattr(InMemoryChannelLayer, "group_add", real_group_add)
+        joins.back()
         assert await GAME_SOCKETS.check() == 2  # joined again; both current: nothing sent
+        assert joins.added == [game_group(table.pk)] * 2
         assert await spectator.receive_nothing(timeout=QUIET)
         next_move = legal(await reload(table), 0)[0]
         await sync_to_async(services.game_play_move)(

@@ -18,7 +18,7 @@ from leagues import services
 from leagues.broadcast import queue_group
 from leagues.models import Membership, QueueEntry
 from tests.leagues.conftest import join, make_league
-from tests.sockets import QUIET, open_socket, session_cookie
+from tests.sockets import QUIET, GroupJoins, open_socket, session_cookie
 
 # --- the service ------------------------------------------------------------------------------
 
@@ -281,26 +281,14 @@ class TestQueueSocket:
     ):
         """Redis refusing when the socket opened: it waits in the queue all the same, and a
         tick once the layer is back joins the queue's group, so its doorbell rings again."""
-        from channels.layers import InMemoryChannelLayer
-
-        real_group_add = InMemoryChannelLayer.group_add
-        added: list[str] = []
-
-        async def refused(self, group, channel):
-            raise ConnectionError("redis is down")
-
-        async def recorded(self, group, channel):
-            added.append(group)
-            await real_group_add(self, group, channel)
-
-        monkeypatch.setattr(InMemoryChannelLayer, "group_add", refused)
+        joins = GroupJoins(monkeypatch)
         alices = await connect(league.slug, await sync_to_async(cookie_for)(alice))
         try:
             assert (await alices.receive_json_from(timeout=5))["type"] == "queued"
-            monkeypatch.setattr(InMemoryChannelLayer, "group_add", recorded)
+            joins.back()
             deadline = asyncio.get_running_loop().time() + 5
-            while not added and asyncio.get_running_loop().time() < deadline:
+            while not joins.added and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.05)
-            assert added == [queue_group(league.pk)]
+            assert joins.added == [queue_group(league.pk)]
         finally:
             await alices.disconnect()
