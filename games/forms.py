@@ -1,7 +1,8 @@
-"""The lobby's form: a match against a bot, with the knobs for casual play."""
+"""The lobby's form: a match against a bot, with a preset or the knobs for casual play."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -9,11 +10,22 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from games.models import BotLevel
+from games.presets import CUSTOM, PRESETS, QUICK
 
 _HOUSE = engine.Rules()
 
 
 class MatchCreateForm(forms.Form):
+    """The bot and the rules. A named ``preset`` sets every knob (what was posted for them is
+    replaced); ``custom``, or no preset at all as from the API, takes the knobs as sent."""
+
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[*((p.key, p.label) for p in PRESETS.values()), (CUSTOM, _("Custom"))],
+        required=False,
+        initial=QUICK.key,
+        widget=forms.RadioSelect,
+    )
     bot = forms.ChoiceField(
         label=_("Opponent"), choices=BotLevel.choices, initial=BotLevel.GREEDY.value
     )
@@ -72,6 +84,40 @@ class MatchCreateForm(forms.Form):
         "refill_empty_hand",
         "match_target",
     )
+
+    def __init__(self, data: Any = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(data, *args, **kwargs)
+        if data is not None:
+            chosen = PRESETS.get(str(data.get(self.add_prefix("preset")) or ""))
+            if chosen is not None:
+                self.data = data.copy()
+                for name in self.KNOBS:
+                    self.data[self.add_prefix(name)] = self._as_posted(getattr(chosen.rules, name))
+        else:
+            chosen = PRESETS[self.fields["preset"].initial]
+            for name in self.KNOBS:
+                self.fields[name].initial = getattr(chosen.rules, name)
+
+    def preset_choices(self) -> list[dict[str, Any]]:
+        """The preset radios as the template draws them: value, label, description, checked."""
+        chosen = str(self["preset"].value() or CUSTOM)
+        described = [(p.key, p.label, p.description) for p in PRESETS.values()]
+        custom = (CUSTOM, _("Custom"), _("Set every knob yourself, below."))
+        return [
+            {"value": key, "label": label, "description": text, "checked": key == chosen}
+            for key, label, text in [*described, custom]
+        ]
+
+    def presets_rules(self) -> str:
+        """Each preset's knobs as JSON, for static/js/presets.js."""
+        return json.dumps({p.key: p.rules.to_dict() for p in PRESETS.values()})
+
+    @staticmethod
+    def _as_posted(value: bool | int) -> str:
+        """A knob's value as a browser posts it (a checkbox left unchecked sends nothing: "")."""
+        if isinstance(value, bool):
+            return "on" if value else ""
+        return str(value)
 
     def clean_bot(self) -> str:
         level: str = self.cleaned_data["bot"]

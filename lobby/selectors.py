@@ -22,6 +22,7 @@ import engine
 from accounts.models import User
 from accounts.selectors import user_block_partners_q, user_person
 from games.models import Game, Match, Move
+from games.presets import preset_for
 from lobby.models import Challenge, Seek
 
 _HOUSE = engine.Rules()
@@ -31,10 +32,14 @@ _HOUSE = engine.Rules()
 
 
 def rules_summary(rules: dict[str, Any]) -> str:
-    """One line a player reads: "House rules, first to 50" or the knobs that differ."""
+    """One line a player reads: "House rules, first to 50 points", or the knobs that differ,
+    after the preset's name when they are one ("Quick: pay-off pile of 5, one game")."""
     knobs = engine.Rules.from_dict(rules)
     n = knobs.match_target
-    target = ngettext("first to %(n)s point", "first to %(n)s points", n) % {"n": n}
+    if n == 1:
+        target = _("one game")
+    else:
+        target = ngettext("first to %(n)s point", "first to %(n)s points", n) % {"n": n}
     differs = []
     if knobs.payoff_size != _HOUSE.payoff_size:
         # Translators: how many cards are dealt to each pay-off pile.
@@ -63,6 +68,9 @@ def rules_summary(rules: dict[str, Any]) -> str:
     if not differs:
         return _("House rules, %(target)s") % {"target": target}
     text = ", ".join([*differs, target])
+    preset = preset_for(knobs)
+    if preset is not None:
+        return _("%(preset)s: %(rules)s") % {"preset": preset.label, "rules": text}
     return text[:1].upper() + text[1:]
 
 

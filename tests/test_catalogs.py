@@ -29,7 +29,7 @@ SAME_AS_ENGLISH = {
     "vi": {"bot"},
     "es": {"bot", "socket", "provisional", "Final", "feb", "mar", "may", "jun", "jul", "sep"}
     | {"oct", "nov"},
-    "it": {"bot", "account", "slug", "socket", "Password", "feb", "mar", "apr", "nov"}
+    "it": {"bot", "account", "slug", "socket", "Password", "Standard", "feb", "mar", "apr", "nov"}
     | {"Feb.", "Nov."},
     "bn": set(),
     "my": set(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -10,6 +11,7 @@ from django.urls import reverse
 import engine
 from games.forms import MatchCreateForm
 from games.models import Match
+from games.presets import QUICK
 from games.selectors import game_state_frame
 from games.services import game_resign
 from tests.games.helpers import current_game
@@ -29,18 +31,25 @@ VALID = {
 }
 
 
-def test_the_lobby_offers_the_form_with_the_house_rules(client) -> None:
+def test_the_lobby_offers_the_presets_with_quick_chosen_and_its_knobs_filled_in(
+    client, alice
+) -> None:
+    client.force_login(alice)
     response = client.get(reverse("games:lobby"))
     assert response.status_code == 200
     form = response.context["form"]
     assert isinstance(form, MatchCreateForm)
     assert list(form.fields) == [
-        "bot", "payoff_size", "hand_size", "side_stacks", "center_stacks",
+        "preset", "bot", "payoff_size", "hand_size", "side_stacks", "center_stacks",
         "king_on_empty", "refill_empty_hand", "match_target",
     ]  # fmt: skip
     assert [value for value, _ in form.fields["bot"].choices] == ["random", "greedy", "expert"]
     for name in MatchCreateForm.KNOBS:
-        assert form.fields[name].initial == getattr(HOUSE, name)
+        assert form.fields[name].initial == getattr(QUICK.rules, name)
+    html = response.content.decode()
+    for label in ("Quick", "Standard", "Full match", "Custom"):
+        assert f">{label}</label>" in html
+    assert re.search(r'<input type="radio" name="preset" value="quick"[^>]*checked>', html)
     assert response.context["matches_in_progress"] == []
 
 

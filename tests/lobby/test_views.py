@@ -75,7 +75,8 @@ def test_the_people_lobby_lists_seeks_and_challenges_with_their_forms(
     assert "Pay-off pile of 5, first to 10 points" in html
     assert re.search(r"expires in (9|10)\xa0minutes", html)
     assert "data-seeks" in html  # notify.js asks for the live list when it sees this
-    assert 'name="seek-payoff_size" value="20"' in html  # house rules filled in
+    assert 'name="seek-payoff_size" value="5"' in html  # the Quick preset filled in
+    assert re.search(r'name="seek-preset" value="quick"[^>]*checked>', html)
     assert 'name="challenge-username"' in html
     assert re.search(r'<script type="module" src="/static/js/lobby\.js"></script>', html)
     assert not EXTERNAL.search(html)
