@@ -33,6 +33,20 @@ class User(AbstractUser):
         help_text=_("Played by a program through the API; marked as a bot wherever it appears."),
     )
 
+    is_guest = models.BooleanField(
+        _("guest"),
+        default=False,
+        help_text=_(
+            "Made for one browser session that played without signing up: casual games "
+            "against the bots only, shown as “Guest”, deleted after a while unless it signs up."
+        ),
+    )
+    show_online = models.BooleanField(
+        _("show when I am online"),
+        default=True,
+        help_text=_("Other players see you in the list of who is online now."),
+    )
+
     objects = CaseInsensitiveUserManager()
 
     class Meta:
@@ -55,6 +69,8 @@ class User(AbstractUser):
         """The name other players see; a deleted account shows as "deleted player"."""
         if self.deleted_at is not None:
             return str(_("deleted player"))
+        if self.is_guest:
+            return str(_("Guest"))
         return self.display_name or self.username
 
 
