@@ -9,7 +9,12 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
-from accounts.selectors import DELETED_USERNAME_PREFIX, user_email_taken, user_username_taken
+from accounts.selectors import (
+    DELETED_USERNAME_PREFIX,
+    GUEST_USERNAME_PREFIX,
+    user_email_taken,
+    user_username_taken,
+)
 from core.errors import lazy_format
 from core.i18n import country_name, supported_language
 
@@ -25,8 +30,16 @@ def _clean_email(form: forms.BaseForm, instance: User | None) -> str:
     return email
 
 
+#: The e-mail field's help, on the sign-up form and the profile: what the address is for.
+EMAIL_HELP = _(
+    "Optional. Only used to send you a link if you forget your password: without one, a "
+    "forgotten password cannot be reset."
+)
+
+
 class SignUpForm(auth_forms.UserCreationForm):
-    """Username, e-mail address and the password twice, checked by the password validators."""
+    """Username and the password twice, checked by the password validators; an e-mail
+    address if the player wants password resets (``EMAIL_HELP``)."""
 
     class Meta(auth_forms.UserCreationForm.Meta):
         model = User
@@ -34,7 +47,8 @@ class SignUpForm(auth_forms.UserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["email"].required = True
+        self.fields["email"].required = False
+        self.fields["email"].help_text = EMAIL_HELP
         self.fields["email"].widget.attrs["autocomplete"] = "email"
         self.fields["username"].help_text = _(
             "Your log-in name; 150 characters or fewer: letters, digits and @ . + - _ only."
@@ -42,10 +56,11 @@ class SignUpForm(auth_forms.UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data.get("username") or ""
-        if username.lower().startswith(DELETED_USERNAME_PREFIX):
-            raise forms.ValidationError(
-                USERNAME_RESERVED, code="reserved", params={"prefix": DELETED_USERNAME_PREFIX}
-            )
+        for prefix in (DELETED_USERNAME_PREFIX, GUEST_USERNAME_PREFIX):
+            if username.lower().startswith(prefix):
+                raise forms.ValidationError(
+                    USERNAME_RESERVED, code="reserved", params={"prefix": prefix}
+                )
         if user_username_taken(username=username):
             raise forms.ValidationError(USERNAME_TAKEN, code="unique")
         return username
@@ -70,7 +85,8 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["email"].required = True
+        self.fields["email"].required = False
+        self.fields["email"].help_text = EMAIL_HELP
         self.fields["email"].widget.attrs["autocomplete"] = "email"
         self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
         self.fields["country"].widget.attrs["autocomplete"] = "country"

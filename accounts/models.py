@@ -60,6 +60,13 @@ class User(AbstractUser):
                 name="accounts_user_email_ci_unique",
             ),
         ]
+        indexes = [  # the sweeper's look for idle guests
+            models.Index(
+                fields=["date_joined"],
+                condition=models.Q(is_guest=True),
+                name="accounts_user_guests",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.username

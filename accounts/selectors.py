@@ -10,6 +10,17 @@ from accounts.models import Block, BotAccountRequest, User
 from core.errors import DUPLICATE, FORBIDDEN
 
 DELETED_USERNAME_PREFIX = "deleted-"
+GUEST_USERNAME_PREFIX = "guest-"
+#: Every refusal of something a guest may not do: play people, leagues, the API.
+GUESTS_PLAY_BOTS = _(
+    "Guests play the bots only. Sign up, free and with no e-mail address needed, to play "
+    "people, join leagues and use the API; your games come with you."
+)
+
+
+def user_is_guest(user: Any) -> bool:
+    """True for a guest account (``User.is_guest``); False for anyone else, anonymous too."""
+    return bool(getattr(user, "is_guest", False))
 
 
 def user_person(user: User) -> dict[str, Any]:
@@ -37,8 +48,11 @@ def user_email_taken(*, email: str, exclude: User | None = None) -> bool:
 
 
 def user_public_get(*, username: str) -> User | None:
-    """The account whose public profile is at this username, or None (unknown or deleted)."""
-    return User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
+    """The account whose public profile is at this username, or None (unknown, deleted, or a
+    guest: guests have no profile)."""
+    return User.objects.filter(
+        username__iexact=username, deleted_at__isnull=True, is_guest=False
+    ).first()
 
 
 # --- blocking ---------------------------------------------------------------------------------

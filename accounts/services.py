@@ -11,8 +11,17 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Block, BotAccountRequest, User
-from accounts.selectors import DELETED_USERNAME_PREFIX, bot_account_refusal, user_has_played
+from accounts.selectors import (
+    DELETED_USERNAME_PREFIX,
+    GUEST_USERNAME_PREFIX,
+    bot_account_refusal,
+    user_has_played,
+)
 from core.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError, lazy_format
+
+#: The backend a view names when it signs someone in without a password typed (a sign-up, a
+#: new guest): Django's own, not axes' (which only counts typed passwords).
+LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 # Session engines whose sessions live in the database table we can sweep.
 _DATABASE_SESSION_ENGINES = {
@@ -34,6 +43,36 @@ def user_create(*, username: str, email: str, password: str) -> User:
             return User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent sign-up won the race for the name or address
         raise AccountConflict from exc
+
+
+def guest_create() -> User:
+    """A guest account for one browser session: a random name nobody sees (it shows as
+    "Guest"), no password, no e-mail (docs/accounts.md, "Guests")."""
+    while True:
+        username = f"{GUEST_USERNAME_PREFIX}{secrets.token_hex(8)}"
+        try:
+            with transaction.atomic():
+                user = User(username=username, is_guest=True)
+                user.set_unusable_password()
+                user.save()
+                return user
+        except IntegrityError:  # pragma: no cover - 64 random bits taken already
+            continue
+
+
+def guest_sign_up(*, guest: User, username: str, email: str, password: str) -> User:
+    """Turn ``guest`` into a player account in place: its games stay its own."""
+    guest.username = username
+    guest.email = email
+    guest.set_password(password)
+    guest.is_guest = False
+    guest.date_joined = timezone.now()
+    try:
+        with transaction.atomic():
+            guest.save(update_fields=["username", "email", "password", "is_guest", "date_joined"])
+    except IntegrityError as exc:
+        raise AccountConflict from exc
+    return guest
 
 
 def user_update_profile(
@@ -66,12 +105,19 @@ def user_sessions_end(*, user: User) -> int:
     password hash (as `user_delete` does) makes Django reject the user's other sessions on
     their next request, so this sweep is a tidy-up, not the only safeguard.
     """
-    if settings.SESSION_ENGINE not in _DATABASE_SESSION_ENGINES:
+    return users_sessions_end(user_ids={user.pk})
+
+
+def users_sessions_end(*, user_ids: set[int]) -> int:
+    """Delete every stored session in which one of these users is logged in (one pass over
+    the sessions, however many users); return how many."""
+    if not user_ids or settings.SESSION_ENGINE not in _DATABASE_SESSION_ENGINES:
         return 0
     store_class = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    wanted = {str(pk) for pk in user_ids}
     ended = 0
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
-        if session.get_decoded().get(SESSION_KEY) == str(user.pk):
+        if session.get_decoded().get(SESSION_KEY) in wanted:
             store_class(session_key=session.session_key).delete()
             ended += 1
     return ended

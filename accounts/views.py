@@ -4,7 +4,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse, reverse_lazy
@@ -14,6 +13,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import hooks, services
+from accounts.decorators import account_required
 from accounts.forms import (
     BotAccountRequestForm,
     DeleteAccountForm,
@@ -28,14 +28,10 @@ from accounts.selectors import (
     bot_account_refusal,
     user_blocked_list,
     user_has_blocked,
+    user_is_guest,
     user_public_get,
 )
 from core.errors import GameError
-
-# How many of a player's latest matches their profile lists (the history page has them all).
-
-# The backend a freshly signed-up player is logged in with (several are configured).
-_LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -50,27 +46,32 @@ def _safe_next(request: HttpRequest) -> str | None:
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+    """Sign up; from a guest's session the guest becomes the account, its games with it."""
+    guest = request.user if user_is_guest(request.user) else None
+    if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        fields = {
+            "username": form.cleaned_data["username"],
+            "email": form.cleaned_data["email"],
+            "password": form.cleaned_data["password1"],
+        }
         try:
-            user = services.user_create(
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password1"],
-            )
+            if guest is not None:
+                user = services.guest_sign_up(guest=guest, **fields)
+            else:
+                user = services.user_create(**fields)
         except services.AccountConflict as conflict:
             form.add_error(None, conflict.message)
         else:
-            login(request, user, backend=_LOGIN_BACKEND)
+            login(request, user, backend=services.LOGIN_BACKEND)
             messages.success(
                 request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
             )
             return redirect(_safe_next(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
-    return render(
-        request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}
-    )
+    context = {"form": form, "next": _safe_next(request) or "", "guest": guest is not None}
+    return render(request, "accounts/signup.html", context)
 
 
 login_view = auth_views.LoginView.as_view(
@@ -132,7 +133,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def profile_edit(request: HttpRequest) -> HttpResponse:
     user = request.user
@@ -151,7 +152,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 
 @sensitive_post_parameters("password")
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def account_delete(request: HttpRequest) -> HttpResponse:
     user = request.user
@@ -170,7 +171,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
 # --- blocking ---------------------------------------------------------------------------------
 
 
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def block(request: HttpRequest, username: str) -> HttpResponse:
     """GET: ask to confirm. POST: block the player (they are not told)."""
@@ -196,7 +197,7 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/block_confirm.html", {"target": target})
 
 
-@login_required
+@account_required
 @require_POST
 def unblock(request: HttpRequest, username: str) -> HttpResponse:
     """Lift a block; back to ``next`` (the blocked list) or the player's profile."""
@@ -216,7 +217,7 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("accounts:profile", username=target.username)
 
 
-@login_required
+@account_required
 @require_GET
 def blocked(request: HttpRequest) -> HttpResponse:
     """The players you blocked, each with an Unblock button."""
@@ -228,7 +229,7 @@ def blocked(request: HttpRequest) -> HttpResponse:
 # --- bot accounts -----------------------------------------------------------------------------
 
 
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def bot_account(request: HttpRequest) -> HttpResponse:
     """What a bot account is, this account's request and its state, and the form to ask."""

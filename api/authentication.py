@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
+from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest
 from api.services import api_token_user
 from core.i18n import activate_for_request
 
@@ -38,3 +39,14 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Any) -> str:
         return 'Bearer realm="api"'
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's session authentication (a browser signed in on the site), refusing a guest's
+    session with 403 and the reason: guests play the bots on the site, not through the API."""
+
+    def authenticate(self, request: Any) -> tuple[Any, None] | None:
+        found = super().authenticate(request)
+        if found is not None and user_is_guest(found[0]):
+            raise exceptions.PermissionDenied(GUESTS_PLAY_BOTS)
+        return found

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.decorators import account_required
 from api.selectors import api_tokens_for
 from api.services import api_token_create, api_token_revoke
 
@@ -23,7 +23,7 @@ class TokenForm(forms.Form):
     )
 
 
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
     """List your tokens; a POST creates one and shows its key this once."""
@@ -38,7 +38,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@login_required
+@account_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     if api_token_revoke(user=request.user, token_id=token_id):

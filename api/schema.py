@@ -1,5 +1,7 @@
-"""drf-spectacular extensions: the token authentication as an HTTP bearer scheme."""
+"""drf-spectacular extensions: the token authentication as an HTTP bearer scheme, our session
+authentication (DRF's, refusing guests) as drf-spectacular's cookie scheme."""
 
+from drf_spectacular.authentication import SessionScheme as DrfSessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
@@ -14,3 +16,8 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
             "description": "A personal API token from /accounts/tokens/: "
             "Authorization: Bearer <key> (Token <key> works too).",
         }
+
+
+class SessionScheme(DrfSessionScheme):
+    target_class = "api.authentication.SessionAuthentication"
+    priority = 0

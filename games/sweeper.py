@@ -1,7 +1,8 @@
 """The sweeper: asks again for bot moves whose jobs are long overdue (``GAMES_BOT_STALLED``), ends
 turns whose time ran out and forfeits matches abandoned past the grace even when nobody is
 connected (``games.clocks.timeouts``), and marks the lobby's challenges and seeks that ran out of
-time (a job the lobby registers in ``games.hooks.sweep_jobs``).
+time (a job the lobby registers in ``games.hooks.sweep_jobs``), and deletes guests idle for
+``ACCOUNTS_GUEST_TTL`` with their games (``games.guests``).
 
 ``start()`` runs ``sweep()`` at once and then every ``settings.GAMES_SWEEPER_INTERVAL``
 seconds in one daemon thread per process. Each job of a sweep runs on its own: one that fails
@@ -73,6 +74,13 @@ def deadlines_enforce() -> dict[str, list[Any]]:
     return {"away": away, **enforce(now=now)}
 
 
+def guests_delete_idle() -> int:
+    """Delete the guests idle for ``ACCOUNTS_GUEST_TTL`` with their games (games.guests)."""
+    from games.guests import guests_delete_idle as delete
+
+    return delete()
+
+
 def sweep() -> dict[str, object]:
     """Run every job once, each on its own: a job that raises is logged and the next one
     still runs. Returns what each job that succeeded returned, by name."""
@@ -80,6 +88,7 @@ def sweep() -> dict[str, object]:
     jobs = {  # looked up now: patchable
         "bot_turns_resume": bot_turns_resume,
         "deadlines_enforce": deadlines_enforce,
+        "guests_delete_idle": guests_delete_idle,
         **hooks.sweep_jobs,  # the apps above games: the lobby's expiry
     }
     for name, job in jobs.items():
@@ -92,7 +101,7 @@ def sweep() -> dict[str, object]:
     enforced = done.get("deadlines_enforce")
     if isinstance(enforced, dict) and any(enforced.values()):
         logger.info("sweeper enforced the clocks: %s", enforced)
-    for name in hooks.sweep_jobs:
+    for name in ["guests_delete_idle", *hooks.sweep_jobs]:
         if done.get(name):
             logger.info("sweeper job %s: %s", name, done[name])
     return done

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
-from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth import get_user_model, login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,9 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.selectors import user_is_guest
+from accounts.services import LOGIN_BACKEND
 from core.errors import GameError
 from games import services
 from games.forms import MatchCreateForm
+from games.guests import guest_match_create
 from games.models import SEATS, Match
 from games.selectors import (
     game_get,
@@ -33,21 +38,37 @@ PER_PAGE = 25
 @require_http_methods(["GET", "POST"])
 def lobby(request: HttpRequest) -> HttpResponse:
     """GET: the form to start a match against a bot, and the user's matches in progress.
-    POST: start the match (log-in required) and go to its first game's table."""
+    POST: start the match and go to its first game's table; a visitor plays as a guest
+    (games.guests), signed in as one for this browser session."""
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         form = MatchCreateForm(request.POST)
         if form.is_valid():
-            match = services.match_create(
-                user=request.user, bot=form.cleaned_data["bot"], rules=form.cleaned_data["rules"]
-            )
-            game = match.current_game
-            return redirect("games:table", game_id=game.pk) if game else redirect("games:lobby")
+            try:
+                match = _match_start(request, form.cleaned_data)
+            except GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                game = match.current_game
+                if game is None:  # pragma: no cover - a match is created with its first game
+                    return redirect("games:lobby")
+                return redirect("games:table", game_id=game.pk)
     else:
         form = MatchCreateForm()
     context = {"form": form, "matches_in_progress": matches_in_progress(user=request.user)}
     return render(request, "games/lobby.html", context)
+
+
+def _match_start(request: HttpRequest, cleaned: dict[str, Any]) -> Match:
+    bot, rules = cleaned["bot"], cleaned["rules"]
+    user = request.user
+    if user.is_authenticated and not user_is_guest(user):
+        return services.match_create(user=user, bot=bot, rules=rules)
+    match = guest_match_create(
+        user=user, address=get_client_ip_address(request) or "", bot=bot, rules=rules
+    )
+    if not user.is_authenticated:
+        login(request, match.user0, backend=LOGIN_BACKEND)
+    return match
 
 
 @require_GET
@@ -92,6 +113,8 @@ def watch(request: HttpRequest) -> HttpResponse:
 def history(request: HttpRequest, username: str) -> HttpResponse:
     """One player's matches, newest first: opponent, result, scores, replays of the games."""
     player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    if player.is_guest and player.pk != request.user.pk:
+        raise Http404(_("No such player."))  # a guest's games are listed to that guest only
     page = Paginator(match_history_for(player), PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "player": player,

@@ -23,7 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts.selectors import user_person
+from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from leagues import glicko2
@@ -73,6 +73,8 @@ def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Me
         )
     if not _plays(user):
         raise GameError(FORBIDDEN, _("This account cannot play."))
+    if user_is_guest(user):
+        raise GameError(FORBIDDEN, GUESTS_PLAY_BOTS)
     if ranked and getattr(user, "is_bot", False) and not league.bots_ranked:
         raise GameError(
             FORBIDDEN,
@@ -150,6 +152,8 @@ def league_join(*, league: League, user: Any) -> Membership:
         raise GameError(UNAUTHENTICATED, _("Log in to join a league."))
     if not _plays(user):
         raise GameError(FORBIDDEN, _("This account cannot play."))
+    if user_is_guest(user):
+        raise GameError(FORBIDDEN, GUESTS_PLAY_BOTS)
     if not league.is_active:
         raise GameError(
             FORBIDDEN,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.decorators import account_required
 from core.errors import GameError
 from games.models import BotLevel
 from leagues import selectors, services
@@ -74,7 +74,7 @@ def _league_tournaments(league: League) -> list[Any]:
     return league_tournaments(league)
 
 
-@login_required
+@account_required
 @require_POST
 def league_join(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
@@ -94,7 +94,7 @@ def league_join(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("leagues:detail", slug=league.slug)
 
 
-@login_required
+@account_required
 @require_POST
 def league_leave(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
@@ -104,7 +104,7 @@ def league_leave(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("leagues:detail", slug=league.slug)
 
 
-@login_required
+@account_required
 @require_GET
 def league_requests(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
@@ -140,19 +140,19 @@ def _answer(request: HttpRequest, slug: str, membership_id: int, *, approve: boo
     return redirect("leagues:requests", slug=league.slug)
 
 
-@login_required
+@account_required
 @require_POST
 def membership_approve(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     return _answer(request, slug, membership_id, approve=True)
 
 
-@login_required
+@account_required
 @require_POST
 def membership_decline(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     return _answer(request, slug, membership_id, approve=False)
 
 
-@login_required
+@account_required
 @require_POST
 def ranked_challenge(request: HttpRequest, slug: str) -> HttpResponse:
     """A member challenges a member to a ranked match of their league (from its standings);
@@ -182,7 +182,7 @@ def ranked_challenge(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("leagues:detail", slug=league.slug)
 
 
-@login_required
+@account_required
 @require_GET
 def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The waiting page: its script opens the queue socket (joining); leaving the page leaves."""
@@ -205,7 +205,7 @@ def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@login_required
+@account_required
 @require_POST
 def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
     """A ranked match against a bot, where the league allows it."""
@@ -275,7 +275,7 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
     return render(request, "leagues/tournament.html", context)
 
 
-@login_required
+@account_required
 @require_POST
 def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices
@@ -290,7 +290,7 @@ def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResp
     return redirect("leagues:tournament", slug=slug, tslug=tslug)
 
 
-@login_required
+@account_required
 @require_POST
 def tournament_withdraw(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext_lazy
 
 import engine
 from accounts.models import User
-from accounts.selectors import user_has_blocked, user_person
+from accounts.selectors import GUESTS_PLAY_BOTS, user_has_blocked, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games import hooks
 from games.models import Match
@@ -53,6 +53,8 @@ def _require_player(user: Any, message: str | Promise) -> User:
         raise LobbyError(UNAUTHENTICATED, message)
     if not _plays(user):
         raise LobbyError(FORBIDDEN, _("Your account cannot play."))
+    if user_is_guest(user):
+        raise LobbyError(FORBIDDEN, GUESTS_PLAY_BOTS)
     return user  # type: ignore[no-any-return]
 
 
@@ -149,7 +151,9 @@ def challenge_create(
     """
     challenger = _require_player(challenger, _("Log in to challenge a player."))
     username = (challenged_username or "").strip()
-    challenged = User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
+    challenged = User.objects.filter(
+        username__iexact=username, deleted_at__isnull=True, is_guest=False
+    ).first()
     if challenged is None:
         raise LobbyError(NOT_FOUND, _("No player has that username."))
     if challenged.pk == challenger.pk:

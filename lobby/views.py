@@ -9,12 +9,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.decorators import account_required
 from games.models import Match
 from lobby import selectors, services
 from lobby.errors import LobbyError
@@ -66,14 +66,14 @@ def _to_table(match: Match) -> HttpResponse:
     return redirect("games:table", game_id=game.pk)
 
 
-@login_required
+@account_required
 @require_GET
 def people(request: HttpRequest) -> HttpResponse:
     services.lobby_expire()
     return _people_page(request)
 
 
-@login_required
+@account_required
 @require_POST
 def challenge_create(request: HttpRequest) -> HttpResponse:
     form = ChallengeForm(request.POST, prefix=CHALLENGE_PREFIX)
@@ -96,7 +96,7 @@ def challenge_create(request: HttpRequest) -> HttpResponse:
     return _people_page(request, challenge_form=form)
 
 
-@login_required
+@account_required
 @require_POST
 def seek_create(request: HttpRequest) -> HttpResponse:
     form = SeekForm(request.POST, prefix=SEEK_PREFIX)
@@ -126,13 +126,13 @@ def _act(request: HttpRequest, action: Any, done: str | None = None, **ids: int)
     return redirect("lobby:people")
 
 
-@login_required
+@account_required
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return _act(request, services.challenge_accept, challenge_id=challenge_id)
 
 
-@login_required
+@account_required
 @require_POST
 def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return _act(
@@ -140,7 +140,7 @@ def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
     )
 
 
-@login_required
+@account_required
 @require_POST
 def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return _act(
@@ -148,13 +148,13 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
     )
 
 
-@login_required
+@account_required
 @require_POST
 def seek_take(request: HttpRequest, seek_id: int) -> HttpResponse:
     return _act(request, services.seek_take, seek_id=seek_id)
 
 
-@login_required
+@account_required
 @require_POST
 def seek_cancel(request: HttpRequest, seek_id: int) -> HttpResponse:
     return _act(request, services.seek_cancel, _("Seek cancelled."), seek_id=seek_id)

@@ -262,7 +262,7 @@ if not DEBUG:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.ApiTokenAuthentication",  # first: its WWW-Authenticate makes 401s
-        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.SessionAuthentication",  # DRF's, refusing guests
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -348,6 +348,13 @@ GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
 GAMES_BOT_STALLED = env.float("GAMES_BOT_STALLED", default=60.0)
 # Seconds between sweeps (clocks, stalled bot turns, the lobby's offers); 0 turns it off.
 GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
+# Guests (docs/accounts.md, "Guests"): a visitor plays the bots without an account. At most
+# so many guest matches per client address and per browser session within the window (seconds);
+# a guest idle for ACCOUNTS_GUEST_TTL seconds is deleted with its games by the sweeper.
+GAMES_GUEST_LIMIT_WINDOW = env.float("GAMES_GUEST_LIMIT_WINDOW", default=3600.0)
+GAMES_GUEST_MATCHES_PER_ADDRESS = env.int("GAMES_GUEST_MATCHES_PER_ADDRESS", default=30)
+GAMES_GUEST_MATCHES_PER_SESSION = env.int("GAMES_GUEST_MATCHES_PER_SESSION", default=12)
+ACCOUNTS_GUEST_TTL = env.float("ACCOUNTS_GUEST_TTL", default=7 * 24 * 3600.0)
 # A fault point for the fault tests (tests/games/test_faults.py), never for a site: "move"
 # makes the process SIGKILL itself right after a change of a game (a move, a resignation…)
 # commits, before its doorbell rings or the mover is answered; "bot-move" makes a job worker

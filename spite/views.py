@@ -9,12 +9,34 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.selectors import user_has_played, user_is_guest
 from core import jobs
 from core.layer import bounded
+from games.models import BotLevel
+from games.presets import QUICK
+from games.selectors import matches_in_progress
+from lobby.selectors import challenge_data, challenges_pending
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """Playing first: a quick game against a bot in one click, a way to a person, and for a
+    signed-in player (or a guest) their games in progress and the challenges waiting."""
+    user = request.user
+    signed_in = user.is_authenticated and not user_is_guest(user)
+    context = {
+        "quick": QUICK,
+        "bots": BotLevel.choices,
+        "matches_in_progress": matches_in_progress(user=user),
+        "challenges": [
+            {**challenge_data(c, viewer_id=user.pk), "expires": c.expires_at}
+            for c in challenges_pending(user=user)  # type: ignore[arg-type]
+            if c.challenged_id == user.pk
+        ]
+        if signed_in
+        else [],
+        "returning": signed_in and user_has_played(user=user),  # type: ignore[arg-type]
+    }
+    return render(request, "home.html", context)
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -35,13 +35,20 @@ def player(db):
 
 
 @pytest.mark.django_db
-def test_home_invites_a_visitor_to_sign_up_or_log_in(client: Client) -> None:
+def test_home_leads_a_visitor_to_a_quick_game_and_to_sign_up(client: Client) -> None:
     response = client.get(reverse("home"))
 
     assert response.status_code == 200
     html = response.content.decode()
     assert "Spite &amp; Malice" in html
-    assert "How a game goes" in html
+    assert html.index('data-testid="play-now"') < html.index("How a game goes")
+    quick = re.search(
+        r'<form method="post" action="/play/" class="quick-form">(.*?)</form>', html, re.S
+    )
+    assert quick and 'name="preset" value="quick"' in quick.group(1)
+    assert re.search(r'<option value="random" selected>', quick.group(1))
+    assert "No account needed" in html
+    assert f'href="{reverse("lobby:people")}"' in html
     assert f'href="{reverse("accounts:signup")}"' in html
     assert f'href="{reverse("accounts:login")}"' in html
     assert f'href="{reverse("rules")}"' in html
@@ -49,16 +56,59 @@ def test_home_invites_a_visitor_to_sign_up_or_log_in(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_home_welcomes_a_signed_in_player_with_links_to_their_profile(client, player) -> None:
-    client.force_login(player)
+def test_the_homes_words_about_sign_up_match_the_form(client: Client) -> None:
+    from accounts.forms import SignUpForm
 
     html = client.get(reverse("home")).content.decode()
+    needs = re.search(r'data-testid="sign-up-needs">(.*?)</p>', html, re.S).group(1)
+    form = SignUpForm()
+    required = {name for name, field in form.fields.items() if field.required}
+    assert required == {"username", "password1", "password2"}
+    assert "username and a password are all you need" in needs
+    assert "e-mail address is optional" in needs and not form.fields["email"].required
 
-    assert 'data-testid="welcome"' in html
-    assert "Welcome back, carla" in html
+
+@pytest.mark.django_db
+def test_home_greets_a_new_player_as_new_and_a_returning_one_as_back(client, player) -> None:
+    from games.presets import QUICK
+    from games.services import match_create
+
+    client.force_login(player)
+    html = client.get(reverse("home")).content.decode()
+    assert 'data-testid="welcome"' in html and "Welcome, carla" in html
+    assert "Welcome back" not in html and "Sign up free" not in html
     assert f'href="{reverse("accounts:profile", args=["carla"])}"' in html
-    assert f'href="{reverse("accounts:profile_edit")}"' in html
-    assert "Sign up free" not in html
+
+    match = match_create(user=player, bot="greedy", rules=QUICK.rules)
+    html = client.get(reverse("home")).content.decode()
+    assert "Welcome back, carla" in html
+    assert re.search(r'<option value="greedy" selected>', html)
+    assert 'data-testid="in-progress"' in html
+    assert f'href="{reverse("games:table", args=[match.games.get().pk])}"' in html
+
+
+@pytest.mark.django_db
+def test_home_lists_the_challenges_waiting_for_the_player(client, player) -> None:
+    from games.presets import QUICK
+    from lobby.services import challenge_create
+
+    dora = get_user_model().objects.create_user(username="dora", password="a-long-test-pass-42")
+    challenge = challenge_create(challenger=dora, challenged_username="carla", rules=QUICK.rules)
+    client.force_login(player)
+    html = client.get(reverse("home")).content.decode()
+    assert 'data-testid="challenges"' in html
+    assert f'action="{reverse("lobby:challenge_accept", args=[challenge.pk])}"' in html
+    client.force_login(dora)
+    assert 'data-testid="challenges"' not in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
+def test_home_tells_a_guest_how_to_keep_their_games(client) -> None:
+    client.post(reverse("games:lobby"), {"bot": "random", "preset": "quick"})
+    html = client.get(reverse("home")).content.decode()
+    assert "You are playing as a guest" in html
+    assert 'data-testid="in-progress"' in html
+    assert f'href="{reverse("accounts:login")}"' not in html.split('data-testid="sign-up"')[1]
 
 
 @pytest.mark.django_db
@@ -69,7 +119,7 @@ def test_home_uses_the_display_name_when_there_is_one(client, player) -> None:
 
     html = client.get(reverse("home")).content.decode()
 
-    assert "Welcome back, Carla the Bold" in html
+    assert "Welcome, Carla the Bold" in html
 
 
 # --- rules --------------------------------------------------------------------------------

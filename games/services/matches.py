@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts.selectors import users_blocked_either_way
+from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest, users_blocked_either_way
 from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
 from games import bots, hooks, services
 from games.clocks import turn as clock
@@ -34,6 +34,8 @@ def match_create(
     """
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, _("Log in to start a match."))
+    if ranked and user_is_guest(user):
+        raise GameError(FORBIDDEN, GUESTS_PLAY_BOTS)
     if bot not in BotLevel.values:
         raise ValueError(f"unknown bot level {bot!r}")
     engine.bot(bot, seed=0)  # ValueError if the engine has no such bot (yet)
@@ -44,6 +46,8 @@ def _check_people(*users: Any) -> None:
     for user in users:
         if not getattr(user, "is_authenticated", False) or not user.is_active:
             raise GameError(UNAUTHENTICATED, _("Both players need an active account."))
+        if user_is_guest(user):
+            raise GameError(FORBIDDEN, GUESTS_PLAY_BOTS)
 
 
 def match_create_between(

@@ -108,11 +108,19 @@ def test_edit_can_clear_display_name_language_and_country(logged_in, user):
     assert user.public_name == "alice"
 
 
+def test_edit_can_clear_the_email_and_says_what_it_is_for(logged_in, user):
+    page = logged_in.get(EDIT).content.decode()
+    assert "without one, a forgotten password cannot be reset" in page
+    response = logged_in.post(EDIT, edit_data(email=""))
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.email == ""
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
         ({"email": "not-an-address"}, "email", "Enter a valid email address."),
-        ({"email": ""}, "email", "This field is required."),
         (
             {"language": "xx"},
             "language",

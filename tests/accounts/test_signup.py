@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -113,15 +115,29 @@ def test_bad_email(client, email):
     assert field_errors(response, "email") == ["Enter a valid email address."]
 
 
-def test_email_is_required(client):
+def test_the_email_is_optional_and_the_form_says_what_it_is_for(client):
+    page = client.get(URL).content.decode()
+    assert "Optional. Only used to send you a link if you forget your password" in page
+    assert not re.search(r'<input[^>]*name="email"[^>]*required', page)
     response = post(client, email="")
-    assert field_errors(response, "email") == ["This field is required."]
+    assert response.status_code == 302
+    assert User.objects.get(username="carla").email == ""
 
 
 def test_bad_username(client):
     response = post(client, username="carla smith!")
     assert response.status_code == 200
     assert field_errors(response, "username")
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("username", ["Deleted-0a1b2c", "GUEST-0a1b2c"])
+def test_the_deleted_and_guest_prefixes_are_reserved(client, username):
+    response = post(client, username=username)
+    prefix = username.split("-")[0].lower()
+    assert field_errors(response, "username") == [
+        f"Usernames starting with “{prefix}-” are reserved."
+    ]
     assert not User.objects.exists()
 
 
@@ -138,3 +154,19 @@ def test_a_logged_in_user_is_sent_home(client):
     response = client.get(URL)
     assert response.status_code == 302
     assert response.url == reverse("home")
+
+
+def test_signing_up_from_a_guest_session_keeps_the_guest_and_its_games(client):
+    from accounts.services import guest_create
+
+    guest = guest_create()
+    client.force_login(guest)
+    page = client.get(URL)
+    assert page.status_code == 200 and page.context["guest"] is True
+    response = post(client)
+    assert response.status_code == 302
+    guest.refresh_from_db()
+    assert (guest.username, guest.is_guest, guest.public_name) == ("carla", False, "carla")
+    assert guest.check_password(GOOD["password1"])
+    assert logged_in_user_id(client) == guest.pk
+    assert User.objects.count() == 1

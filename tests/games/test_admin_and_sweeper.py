@@ -68,6 +68,7 @@ def test_a_sweep_expires_the_lobbys_challenges_and_seeks(alice, bob):
     assert sweeper.sweep() == {
         "bot_turns_resume": [],
         "deadlines_enforce": {"away": [], "timeouts": [], "forfeits": []},
+        "guests_delete_idle": 0,
         "lobby_expire": 2,
     }
     challenge.refresh_from_db()
@@ -83,12 +84,21 @@ def test_one_failing_sweeper_job_does_not_stop_the_other(monkeypatch, caplog):
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(sweeper, "deadlines_enforce", lambda: None)  # tests/games/test_clock.py
+    monkeypatch.setattr(sweeper, "guests_delete_idle", lambda: 0)  # tests/games/test_guests.py
     monkeypatch.setattr(sweeper, "bot_turns_resume", broken)
     monkeypatch.setitem(hooks.sweep_jobs, "lobby_expire", lambda: ran.append("lobby") or 0)
-    assert sweeper.sweep() == {"deadlines_enforce": None, "lobby_expire": 0}
+    assert sweeper.sweep() == {
+        "deadlines_enforce": None,
+        "guests_delete_idle": 0,
+        "lobby_expire": 0,
+    }
     assert ran == ["lobby"] and "sweeper job bot_turns_resume failed" in caplog.text
 
     monkeypatch.setattr(sweeper, "bot_turns_resume", lambda: ran.append("bots") or [])
     monkeypatch.setitem(hooks.sweep_jobs, "lobby_expire", broken)
-    assert sweeper.sweep() == {"bot_turns_resume": [], "deadlines_enforce": None}
+    assert sweeper.sweep() == {
+        "bot_turns_resume": [],
+        "deadlines_enforce": None,
+        "guests_delete_idle": 0,
+    }
     assert ran == ["lobby", "bots"] and "sweeper job lobby_expire failed" in caplog.text

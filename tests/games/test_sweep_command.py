@@ -44,6 +44,7 @@ def test_the_command_sweeps_once_and_says_what_it_did(alice, bob, seeds, fake_cl
         "bot_turns_resume: bot turns resumed in games none",
         f"deadlines_enforce: turns timed out in games [{game.pk}]; matches forfeited for "
         "absence none; seats gone away (match, seat) none",
+        "guests_delete_idle: 0 idle guests deleted with their games",
         "lobby_expire: 0 challenges and seeks expired",
     ]
     match.refresh_from_db()

@@ -41,8 +41,8 @@ def test_the_lobby_offers_each_bot_with_a_line_and_the_rules_folded(client, alic
         assert re.search(rf'id="{described}">\s*\S', html)  # a one-line explanation
     assert re.search(r'<input type="radio" name="bot" value="greedy"[^>]*checked', html)
     assert re.search(r"<details class=\"custom-rules\">\s*<summary>Custom rules</summary>", html)
-    assert 'name="payoff_size" value="20"' in html
-    assert 'name="match_target" value="50"' in html
+    assert 'name="payoff_size" value="5"' in html  # the Quick preset's, chosen first
+    assert 'name="match_target" value="1"' in html
     assert re.search(r'name="king_on_empty"[^>]*checked', html)
     assert "None yet" in html
 
@@ -79,10 +79,11 @@ def test_the_lobby_lists_matches_in_progress_with_a_way_back(client, alice, huma
     assert f'href="{reverse("games:table", kwargs={"game_id": game.pk})}"' in html
 
 
-def test_an_anonymous_visitor_is_asked_to_log_in(client) -> None:
+def test_an_anonymous_visitor_gets_the_form_and_plays_as_a_guest(client) -> None:
     html = client.get(reverse("games:lobby")).content.decode()
-    assert f'href="{reverse("accounts:login")}?next=/play/"' in html
-    assert 'name="payoff_size"' not in html
+    assert 'data-testid="guest-note"' in html
+    assert f'href="{reverse("accounts:signup")}"' in html
+    assert 'name="payoff_size"' in html
 
 
 def test_the_table_page_carries_the_state_the_socket_and_the_module(

@@ -67,13 +67,6 @@ def test_posting_the_lobby_creates_a_match_and_opens_its_table(client, alice) ->
     )
 
 
-def test_posting_the_lobby_needs_a_log_in(client) -> None:
-    response = client.post(reverse("games:lobby"), VALID)
-    assert response.status_code == 302
-    assert response["Location"].startswith(reverse("accounts:login"))
-    assert not Match.objects.exists()
-
-
 @pytest.mark.parametrize(
     ("field", "value"),
     [

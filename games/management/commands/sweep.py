@@ -3,7 +3,8 @@ what it did; `python manage.py sweep --loop [--interval SECONDS]` sweeps until s
 
 The same jobs as the sweeper thread every server process runs (``games.sweeper.sweep``): bot
 turns resumed, overdue turns ended and abandoned ranked matches forfeited (docs/games.md,
-"Clocks and abandonment"), the lobby's challenges and seeks expired. Safe beside running
+"Clocks and abandonment"), idle guests deleted with their games, the lobby's challenges and
+seeks expired. Safe beside running
 servers: every timeout and forfeit is checked again under the game's row lock. Its broadcasts
 reach the players' sockets through the channel layer only when ``REDIS_URL`` is set; otherwise
 the tables learn of the change at their next sync.
@@ -20,7 +21,7 @@ from django.db import connections
 
 from games import sweeper
 
-JOBS = ("bot_turns_resume", "deadlines_enforce", "lobby_expire")
+JOBS = ("bot_turns_resume", "deadlines_enforce", "guests_delete_idle", "lobby_expire")
 
 
 def describe(done: dict[str, Any]) -> list[str]:
@@ -39,6 +40,8 @@ def describe(done: dict[str, Any]) -> list[str]:
                 f"matches forfeited for absence {result['forfeits'] or 'none'}; "
                 f"seats gone away (match, seat) {[tuple(p) for p in result['away']] or 'none'}"
             )
+        elif name == "guests_delete_idle":
+            lines.append(f"{name}: {result} idle guests deleted with their games")
         else:
             lines.append(f"{name}: {result} challenges and seeks expired")
     return lines
@@ -46,8 +49,8 @@ def describe(done: dict[str, Any]) -> list[str]:
 
 class Command(BaseCommand):
     help = (
-        "Resume bot turns, end overdue turns, forfeit abandoned ranked matches and expire the "
-        "lobby's offers: once, or every --interval seconds with --loop."
+        "Resume bot turns, end overdue turns, forfeit abandoned ranked matches, delete idle "
+        "guests and expire the lobby's offers: once, or every --interval seconds with --loop."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
