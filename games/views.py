@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from core.errors import GameError
 from games import services
+from games.clocks import turn as clock
 from games.forms import MatchCreateForm
 from games.models import SEATS, Match
 from games.selectors import (
@@ -82,9 +84,15 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
-    """Games being played now, newest first, each with its spectators: pick one to watch."""
-    page = Paginator(games_live(), PER_PAGE).get_page(request.GET.get("page"))
-    context = {"page": page, "rows": live_game_rows(list(page.object_list))}
+    """The games moved in recently, most recently moved first, each with its last move's time,
+    its center stacks and its spectators: pick one to watch."""
+    now = clock.now()
+    page = Paginator(games_live(now=now), PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        "rows": live_game_rows(list(page.object_list), now=now),
+        "recent_minutes": max(1, round(float(settings.GAMES_WATCH_RECENT) / 60)),
+    }
     return render(request, "games/watch.html", context)
 
 

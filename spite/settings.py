@@ -348,6 +348,9 @@ GAMES_BOT_MOVE_DELAY = env.float("GAMES_BOT_MOVE_DELAY", default=0.4)
 GAMES_BOT_STALLED = env.float("GAMES_BOT_STALLED", default=60.0)
 # Seconds between sweeps (clocks, stalled bot turns, the lobby's offers); 0 turns it off.
 GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
+# The Watch page lists the games in play moved in the last GAMES_WATCH_RECENT seconds (a game
+# with no move yet: since it was dealt).
+GAMES_WATCH_RECENT = env.float("GAMES_WATCH_RECENT", default=600.0)
 # A fault point for the fault tests (tests/games/test_faults.py), never for a site: "move"
 # makes the process SIGKILL itself right after a change of a game (a move, a resignation…)
 # commits, before its doorbell rings or the mover is answered; "bot-move" makes a job worker
