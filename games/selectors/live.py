@@ -79,7 +79,7 @@ class CenterCard:
 @dataclass(frozen=True)
 class CenterPicture:
     """The center stacks of a game, drawn small: the cards, the picture's width, and its text
-    ("Center stacks: 7, Queen, and empty")."""
+    ("Center stacks: 7, Jack, and empty")."""
 
     cards: tuple[CenterCard, ...]
     width: int
@@ -108,7 +108,7 @@ def _rank_label(rank: int) -> str:
 
 
 def _rank_name(rank: int) -> str:
-    """A rank in words: "Ace", "7", "Queen"."""
+    """A rank in words: "Ace", "7", "Jack"."""
     return str(RANK_NAMES.get(rank, rank))
 
 
@@ -142,7 +142,7 @@ def center_picture(view: dict[str, Any]) -> CenterPicture:
     count = len(cards)
     width = 2 * PICTURE_PAD + count * CARD_WIDTH + max(count - 1, 0) * CARD_GAP
     # Translators: the text of the Watch list's picture of a game's center stacks, each named
-    # by its top card: "Center stacks: 7, Queen, and empty".
+    # by its top card: "Center stacks: 7, Jack, and empty".
     text = _("Center stacks: %(stacks)s") % {"stacks": spoken_list(words)}
     return CenterPicture(tuple(cards), width, text)
 
