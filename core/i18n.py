@@ -8,9 +8,12 @@ rule for both, so a refusal on the table's socket reads in the page's language.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_timedelta
+from babel.lists import format_list
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -36,15 +39,36 @@ def supported_language(code: str | None) -> str | None:
         return None
 
 
+def _cldr_locale() -> Locale:
+    """The active language as Babel's locale (English if Babel does not know it)."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    try:
+        return Locale.parse(language, sep="-")
+    except (ValueError, UnknownLocaleError):
+        return Locale.parse("en")
+
+
 def country_name(code: str) -> str:
     """A country's name in the active language, from CLDR (Babel): django-countries has no
     Bengali or Burmese names. Falls back to django-countries' English name."""
-    language = translation.get_language() or settings.LANGUAGE_CODE
-    try:
-        name = Locale.parse(language, sep="-").territories.get(code.upper())
-    except (ValueError, UnknownLocaleError):
-        name = None
+    name = _cldr_locale().territories.get(code.upper())
     return str(name or countries.name(code) or code)
+
+
+def time_ago(moment: datetime, *, now: datetime) -> str:
+    """How long before ``now`` ``moment`` was, in the active language, from CLDR (Babel):
+    "2 minutes ago", "hace 2 minutos", "2 মিনিট আগে"; never less than a second (a clock
+    running a little ahead elsewhere is no future)."""
+    seconds = max((now - moment).total_seconds(), 1.0)
+    return str(
+        format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
+    )
+
+
+def spoken_list(items: Iterable[str]) -> str:
+    """Items as a sentence lists them in the active language, from CLDR (Babel):
+    "7, Queen, and empty", "7, Reina y vacía", "7၊ Queen နှင့် ဗလာ"."""
+    return str(format_list([str(item) for item in items], locale=_cldr_locale()))
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:

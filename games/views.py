@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from axes.helpers import get_client_ip_address
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.core.paginator import Paginator
@@ -18,6 +19,7 @@ from accounts.selectors import user_is_guest
 from accounts.services import LOGIN_BACKEND
 from core.errors import GameError
 from games import services
+from games.clocks import turn as clock
 from games.forms import MatchCreateForm
 from games.guests import guest_match_create
 from games.models import SEATS, Match
@@ -103,9 +105,15 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
-    """Games being played now, newest first, each with its spectators: pick one to watch."""
-    page = Paginator(games_live(), PER_PAGE).get_page(request.GET.get("page"))
-    context = {"page": page, "rows": live_game_rows(list(page.object_list))}
+    """The games moved in recently, most recently moved first, each with its last move's time,
+    its center stacks and its spectators: pick one to watch."""
+    now = clock.now()
+    page = Paginator(games_live(now=now), PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        "rows": live_game_rows(list(page.object_list), now=now),
+        "recent_minutes": max(1, round(float(settings.GAMES_WATCH_RECENT) / 60)),
+    }
     return render(request, "games/watch.html", context)
 
 

@@ -355,6 +355,9 @@ GAMES_GUEST_LIMIT_WINDOW = env.float("GAMES_GUEST_LIMIT_WINDOW", default=3600.0)
 GAMES_GUEST_MATCHES_PER_ADDRESS = env.int("GAMES_GUEST_MATCHES_PER_ADDRESS", default=30)
 GAMES_GUEST_MATCHES_PER_SESSION = env.int("GAMES_GUEST_MATCHES_PER_SESSION", default=12)
 ACCOUNTS_GUEST_TTL = env.float("ACCOUNTS_GUEST_TTL", default=7 * 24 * 3600.0)
+# The Watch page lists the games in play moved in the last GAMES_WATCH_RECENT seconds (a game
+# with no move yet: since it was dealt).
+GAMES_WATCH_RECENT = env.float("GAMES_WATCH_RECENT", default=600.0)
 # A fault point for the fault tests (tests/games/test_faults.py), never for a site: "move"
 # makes the process SIGKILL itself right after a change of a game (a move, a resignation…)
 # commits, before its doorbell rings or the mover is answered; "bot-move" makes a job worker

@@ -1,6 +1,7 @@
-"""Time for the turn clock and the disconnect grace (docs/games.md, "Clocks and abandonment").
+"""Time for the turn clock and the disconnect grace (docs/games.md, "Clocks and abandonment"),
+and the Watch list's "now" (``games.selectors.live``).
 
-``now()`` is the one time source of both: every deadline is set and checked with it, so a
+``now()`` is the one time source of all three: every deadline is set and checked with it, so a
 test replaces it (``monkeypatch.setattr(games.clocks.turn, "now", ...)``) and moves time on without
 sleeping. Call it as ``clock.now()``, never import the name.
 

@@ -102,5 +102,5 @@ def test_replay_a_finished_game_step_by_step_and_share_a_move(page, browser, liv
     page.screenshot(path=str(SHOTS / "history-1280.png"), full_page=True)
     page.goto(f"{live_server_url}/play/watch/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Watch a game")
-    expect(page.locator("tbody tr").first).to_contain_text(username)
+    expect(page.locator(".watch-game", has_text=username)).to_have_count(1)
     page.screenshot(path=str(SHOTS / "watch-1280.png"), full_page=True)

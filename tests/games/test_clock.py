@@ -2,7 +2,8 @@
 deadline set whenever the turn passes to a person and shown in the state frame, no clock in
 casual play or without a limit, a timed-out turn ended with the greedy discard and counted, the
 count reset by a turn played, the third timeout in a row forfeiting the match (rated, and
-reported to a tournament), and the sweeper ending overdue turns with nobody connected."""
+reported to a tournament), the sweeper ending overdue turns with nobody connected, and never a
+casual match, however long it sits."""
 
 from __future__ import annotations
 
@@ -252,3 +253,38 @@ def test_a_league_that_drops_its_limit_stops_the_running_clock(league, alice, bo
     game.refresh_from_db()
     assert game.turn_deadline is None and game.version == 0
     assert Match.objects.get(pk=match.pk).status == "active"
+
+
+def test_a_casual_match_is_never_ended_for_idleness(client, alice, bob, human_starts, fake_clock):
+    """Casual matches have no clock and no grace (turn-based play is coming): a month without a
+    move, a player gone from the table all that time, and the sweeper ends nothing. The game
+    leaves the Watch page (it lists only games moved in recently) but its table still opens."""
+    from django.urls import reverse
+
+    from games.clocks.attendance import presence_join, presence_leave
+
+    between = services.match_create_between(user0=alice, user1=bob, rules=SMALL)
+    game = game_of(between)
+    game = play(game, side_move(game))
+    against_bot = human_starts(alice)  # alice to move, the bot waiting for her
+    presence_join(game_id=game.pk, match_id=between.pk, seat=0, channel="alice-tab")
+    presence_leave(game_id=game.pk, channel="alice-tab")
+    games = [game, game_of(against_bot)]
+    watched = client.get(reverse("games:watch")).context["rows"]
+    assert {row.game.pk for row in watched} == {g.pk for g in games}
+
+    fake_clock.advance(30 * 24 * 3600)
+    done = sweeper.sweep()
+    assert done["bot_turns_resume"] == []
+    assert done["deadlines_enforce"]["timeouts"] == done["deadlines_enforce"]["forfeits"] == []
+    for before in games:
+        after = Game.objects.select_related("match").get(pk=before.pk)
+        assert (after.status, after.match.status) == ("active", "active")
+        assert (after.version, after.turn_deadline) == (before.version, None)
+
+    assert client.get(reverse("games:watch")).context["rows"] == []
+    for before in games:
+        table = client.get(reverse("games:table", args=[before.pk]))
+        assert table.status_code == 200 and table.context["game"].is_active
+        match_address = client.get(reverse("games:match", args=[before.match_id]))
+        assert match_address.url == reverse("games:table", args=[before.pk])

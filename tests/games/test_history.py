@@ -1,4 +1,4 @@
-"""The watch list (games in play) and each player's match history."""
+"""Each player's match history (the Watch list: test_watch.py)."""
 
 from __future__ import annotations
 
@@ -6,51 +6,12 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.selectors import games_live, match_history_for, match_history_rows
+from games.selectors import match_history_for, match_history_rows
 from games.services import game_abort, game_resign
-from games.spectators import spectator_join
 from tests.accounts.factories import UserFactory
 from tests.games.helpers import SMALL, current_game
 
 pytestmark = pytest.mark.django_db
-
-
-def test_the_watch_list_shows_active_games_only_newest_first(client, alice, bob) -> None:
-    finished = services.match_create(user=alice, bot="random", rules=SMALL)
-    game_resign(game_id=current_game(finished).pk, user=alice, scope="match")
-    aborted = services.match_create_between(user0=alice, user1=bob, rules=SMALL)
-    game_abort(game_id=current_game(aborted).pk, user=bob)
-    older = services.match_create(user=alice, bot="greedy", rules=SMALL)
-    resigned_game = current_game(older)
-    game_resign(game_id=resigned_game.pk, user=alice, scope="game")  # game 2 now in play
-    newer = services.match_create_between(user0=bob, user1=alice, rules=SMALL)
-
-    live = list(games_live())
-    assert live == [current_game(newer), current_game(older)]
-    spectator_join(game_id=live[0].pk, channel="x")
-
-    response = client.get(reverse("games:watch"))
-    assert response.status_code == 200
-    rows = response.context["rows"]
-    assert [(r.game, r.names, r.scores, r.spectators) for r in rows] == [
-        (live[0], ("Bob", "Alice"), (0, 0), 1),
-        (live[1], ("Alice", "Greedy bot"), (0, 5), 0),
-    ]
-    html = response.content.decode()
-    assert reverse("games:table", args=[live[0].pk]) in html
-    assert reverse("games:table", args=[resigned_game.pk]) not in html
-    assert live[1].number == 2 and "Greedy bot" in html
-
-
-def test_the_watch_list_is_paginated(client, alice, settings) -> None:
-    from games import views
-
-    for _ in range(views.PER_PAGE + 2):
-        services.match_create(user=alice, bot="random", rules=SMALL)
-    first = client.get(reverse("games:watch"))
-    second = client.get(reverse("games:watch"), {"page": 2})
-    assert len(first.context["rows"]) == views.PER_PAGE and len(second.context["rows"]) == 2
-    assert 'rel="next"' in first.content.decode()
 
 
 def test_history_lists_results_right_from_each_players_seat(client, alice, bob) -> None:
