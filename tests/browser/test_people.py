@@ -218,7 +218,7 @@ def test_a_seek_appears_live_and_taking_it_starts_the_match(browser, live_server
         a.goto(f"{base}/rules/")  # A waits elsewhere: the notice finds A there
 
         seek = b.locator("[data-part=seeks] li", has_text=name_a)
-        expect(seek).to_contain_text("House rules, first to 50 points")  # live, no reload
+        expect(seek).to_contain_text("Quick: pay-off pile of 5, one game")  # live, no reload
         expect(b.locator("[data-part=seeks-status]")).to_have_text(
             re.compile(f"New seek by {name_a}")
         )
