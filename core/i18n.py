@@ -8,9 +8,11 @@ rule for both, so a refusal on the table's socket reads in the page's language.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_timedelta
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -45,6 +47,27 @@ def country_name(code: str) -> str:
     except (ValueError, UnknownLocaleError):
         name = None
     return str(name or countries.name(code) or code)
+
+
+#: The digits of the languages that write numbers in their own script.
+NATIVE_DIGITS = {"bn": "০১২৩৪৫৬৭৮৯", "my": "၀၁၂၃၄၅၆၇၈၉"}
+
+
+def native_digits(text: str) -> str:
+    """``text`` with its digits in the active language's own (Bengali, Burmese)."""
+    digits = NATIVE_DIGITS.get(translation.get_language() or "")
+    return text.translate(str.maketrans("0123456789", digits)) if digits else text
+
+
+def duration_text(seconds: float) -> str:
+    """A duration in words in the active language, rounded to its largest unit as CLDR says
+    it (Babel): "2 weeks", "15 minutes", "১৫ মিনিট"."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    try:
+        locale = Locale.parse(language, sep="-")
+    except (ValueError, UnknownLocaleError):
+        locale = Locale.parse(settings.LANGUAGE_CODE)
+    return native_digits(format_timedelta(timedelta(seconds=seconds), locale=locale))
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:
