@@ -1,10 +1,14 @@
-"""Demo data for accounts: two players to log in with on a fresh `make run`, and ``robo``, an
-approved bot account (docs/bot_accounts.md) that a program can play through the API.
+"""Demo data for accounts: two players to log in with on a fresh `make run`, ``robo``, an
+approved bot account (docs/bot_accounts.md) that a program can play through the API, and with
+DEBUG on ``admin``, a superuser for the site's administration (never on a site run with DEBUG
+off, even with ``--allow-production``: its password is published).
 
 The `load_demo` command calls `load(stdout)` in every project app that has a `demo` module,
-in INSTALLED_APPS order (accounts comes first, so later apps can use these players).
+in INSTALLED_APPS order (accounts comes first, so later apps can use these players), then
+prints every demo log-in in one block from each module's `logins()`.
 """
 
+from django.conf import settings
 from django.core.management.base import OutputWrapper
 from django.db import transaction
 
@@ -17,6 +21,17 @@ DEMO_PLAYERS = (
 )
 DEMO_BOT = {"username": "robo", "display_name": "Robo", "email": "robo@example.com"}
 DEMO_BOT_NOTE = "The demo bot account: a program playing through the API."
+DEMO_ADMIN = {"username": "admin", "display_name": "Admin", "email": "admin@example.com"}
+
+
+def logins() -> list[tuple[str, str]]:
+    """(username, what the account is) of the accounts made here, for load_demo's block."""
+    return [
+        ("alice", "a player"),
+        ("bruno", "a player"),
+        ("robo", "a bot account: a program plays it through the API"),
+        ("admin", "an admin: the site's administration at /admin/"),
+    ]
 
 
 def demo_players() -> list[User]:
@@ -36,10 +51,18 @@ def load(stdout: OutputWrapper) -> bool:
         created = True
         stdout.write(f"accounts: created demo player {player['username']}")
     created = _load_bot(stdout) or created
-    stdout.write("Demo log-ins (unless you changed their passwords):")
-    for player in (*DEMO_PLAYERS, DEMO_BOT):
-        stdout.write(f"  username {player['username']:<8} password {DEMO_PASSWORD}")
+    if settings.DEBUG:
+        created = _load_admin(stdout) or created
     return created
+
+
+def _load_admin(stdout: OutputWrapper) -> bool:
+    """``admin``: a superuser, for the administration (a tournament, a bot account request)."""
+    if User.objects.filter(username__iexact=DEMO_ADMIN["username"]).exists():
+        return False
+    User.objects.create_superuser(password=DEMO_PASSWORD, **DEMO_ADMIN)
+    stdout.write(f"accounts: created demo admin {DEMO_ADMIN['username']}")
+    return True
 
 
 def _load_bot(stdout: OutputWrapper) -> bool:

@@ -60,15 +60,30 @@ def time_ago(moment: datetime, *, now: datetime) -> str:
     "2 minutes ago", "hace 2 minutos", "2 মিনিট আগে"; never less than a second (a clock
     running a little ahead elsewhere is no future)."""
     seconds = max((now - moment).total_seconds(), 1.0)
-    return str(
-        format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
-    )
+    ago = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
+    return native_digits(str(ago))
 
 
 def spoken_list(items: Iterable[str]) -> str:
     """Items as a sentence lists them in the active language, from CLDR (Babel):
     "7, Queen, and empty", "7, Reina y vacía", "7၊ Queen နှင့် ဗလာ"."""
     return str(format_list([str(item) for item in items], locale=_cldr_locale()))
+
+
+#: The digits of the languages that write numbers in their own script.
+NATIVE_DIGITS = {"bn": "০১২৩৪৫৬৭৮৯", "my": "၀၁၂၃၄၅၆၇၈၉"}
+
+
+def native_digits(text: str) -> str:
+    """``text`` with its digits in the active language's own (Bengali, Burmese)."""
+    digits = NATIVE_DIGITS.get(translation.get_language() or "")
+    return text.translate(str.maketrans("0123456789", digits)) if digits else text
+
+
+def duration_text(seconds: float) -> str:
+    """A duration in words in the active language, rounded to its largest unit as CLDR says
+    it (Babel): "2 weeks", "15 minutes", "১৫ মিনিট"."""
+    return native_digits(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:

@@ -8,7 +8,8 @@ fault of the request. Then:
   of the visitor's cookie or browser (a profile cannot be read), built from nothing that needs
   the database; ``/api/`` answers ``{"code": "unavailable", …}`` with 503; both say
   ``Retry-After``. ``DatabaseOutageMiddleware`` turns a view's exception into it, and
-  ``server_error`` (the site's ``handler500``) one from anywhere else when DEBUG is off.
+  ``server_error`` (the site's ``handler500``) one from anywhere else when DEBUG is off;
+  any other error there answers the site's 500 page (``core.error_pages``).
 - a socket sends an ``unavailable`` error frame and closes with 4503 ("try again later"), so
   the page reconnects after its backoff (``core.sockets.JsonSocket``).
 
@@ -30,8 +31,8 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views import defaults
 
+from core.error_pages import server_error_page
 from core.errors import UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -97,10 +98,10 @@ class DatabaseOutageMiddleware:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: the 503 answer when the error was the database being away (raised
-    before any view, e.g. reading the session), else Django's 500."""
+    before any view, e.g. reading the session), else the site's 500 page."""
     if database_outage(sys.exc_info()[1]):
         return unavailable_response(request)
-    return defaults.server_error(request)
+    return server_error_page(request)
 
 
 class SocketOutageMiddleware:

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -96,7 +96,9 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match's address: its current game's table (after the match, its last game's)."""
-    found = get_object_or_404(Match, pk=match_id)
+    found = Match.objects.filter(pk=match_id).first()
+    if found is None:
+        raise Http404(_("No such match."))
     game = found.current_game
     if game is None:
         raise Http404(_("This match has no game."))
@@ -120,8 +122,8 @@ def watch(request: HttpRequest) -> HttpResponse:
 @require_GET
 def history(request: HttpRequest, username: str) -> HttpResponse:
     """One player's matches, newest first: opponent, result, scores, replays of the games."""
-    player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
-    if player.is_guest and player.pk != request.user.pk:
+    player = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if player is None or (player.is_guest and player.pk != request.user.pk):
         raise Http404(_("No such player."))  # a guest's games are listed to that guest only
     page = Paginator(match_history_for(player), PER_PAGE).get_page(request.GET.get("page"))
     context = {

@@ -44,6 +44,17 @@ CLUB_MEMBERS = {
 }
 
 
+def logins() -> list[tuple[str, str]]:
+    """What the demo accounts are in the demo leagues, for load_demo's block of log-ins."""
+    return [
+        ("alice", "moderator of the Demo League and the Demo Club"),
+        ("bruno", "member of the Demo League and the Demo Club"),
+        ("carmen", "a player in the Demo Club"),
+        ("dai", "a player in the Demo Club"),
+        ("robo", "member of the Demo Club"),
+    ]
+
+
 @transaction.atomic
 def load(stdout: OutputWrapper) -> bool:
     """Create the demo league and its members where missing; True when anything was made."""

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -23,7 +24,10 @@ from lobby.forms import RankedChallengeForm
 
 
 def _league(slug: str) -> League:
-    return get_object_or_404(League, slug=slug)
+    league = League.objects.filter(slug=slug).first()
+    if league is None:
+        raise Http404(_("No such league."))
+    return league
 
 
 @require_GET
@@ -109,7 +113,7 @@ def league_leave(request: HttpRequest, slug: str) -> HttpResponse:
 def league_requests(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     if not services.league_may_moderate(league=league, user=request.user):
-        return HttpResponseForbidden(_("Only this league's moderators may see its requests."))
+        raise PermissionDenied(_("Only this league's moderators may see its requests."))
     return render(
         request,
         "leagues/requests.html",
@@ -128,7 +132,7 @@ def _answer(request: HttpRequest, slug: str, membership_id: int, *, approve: boo
         if exc.code == "forbidden" and not services.league_may_moderate(
             league=league, user=request.user
         ):
-            return HttpResponseForbidden(exc.message)
+            raise PermissionDenied(exc.message) from None
         messages.error(request, exc.message)
     else:
         name = membership.user.public_name
@@ -230,9 +234,12 @@ def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
 def _tournament(slug: str, tslug: str) -> Any:
     from leagues.models import Tournament
 
-    return get_object_or_404(
-        Tournament.objects.select_related("league"), league__slug=slug, slug=tslug
+    tournament = (
+        Tournament.objects.select_related("league").filter(league__slug=slug, slug=tslug).first()
     )
+    if tournament is None:
+        raise Http404(_("No such tournament."))
+    return tournament
 
 
 @require_GET

@@ -31,6 +31,8 @@ else:
     ALLOWED_HOSTS = ALLOWED_HOSTS or ["localhost", "127.0.0.1", "[::1]", "testserver"]
 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A form refused for its CSRF token: the site's page, saying why in plain words.
+CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
@@ -69,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    # A view's 404, 403 or 400 answers the site's page, with DEBUG on too (core/error_pages.py).
+    "core.error_pages.ErrorPageMiddleware",
 ]
 
 ROOT_URLCONF = "spite.urls"

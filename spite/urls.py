@@ -10,6 +10,7 @@ from spite import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("privacy/", views.privacy, name="privacy"),
     path("healthz", views.healthz, name="healthz"),
     path("language/", i18n.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
@@ -25,5 +26,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-# The database away: the site's 503 page, not a 500 (core/outages.py).
+# The site's error pages (core/error_pages.py); the database away: the 503 page, not a 500
+# (core/outages.py).
+handler400 = "core.error_pages.bad_request"
+handler403 = "core.error_pages.permission_denied"
+handler404 = "core.error_pages.page_not_found"
 handler500 = "core.outages.server_error"

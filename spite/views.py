@@ -1,4 +1,4 @@
-"""Site-wide pages: home, rules and the health check."""
+"""Site-wide pages: home, rules, privacy and the health check."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.selectors import user_has_played, user_is_guest
 from core import jobs
+from core.i18n import duration_text, native_digits
 from core.layer import bounded
 from games.models import BotLevel
 from games.presets import QUICK
@@ -41,6 +42,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html")
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What the site stores, who sees it, for how long, and what deleting an account does;
+    the durations are the settings' own."""
+    language_cookie_age = settings.LANGUAGE_COOKIE_AGE
+    context = {
+        "session_age": duration_text(settings.SESSION_COOKIE_AGE),
+        "csrf_age": duration_text(settings.CSRF_COOKIE_AGE),
+        "language_age": duration_text(language_cookie_age) if language_cookie_age else "",
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "failures": native_digits(str(settings.AXES_FAILURE_LIMIT)),
+        "cooloff": duration_text(float(settings.AXES_COOLOFF_TIME) * 3600),
+        "guest_ttl": duration_text(settings.ACCOUNTS_GUEST_TTL),
+        "guest_window": duration_text(settings.GAMES_GUEST_LIMIT_WINDOW),
+    }
+    return render(request, "privacy.html", context)
 
 
 def _check_database() -> str:

@@ -182,8 +182,67 @@ def test_rules_page_links_back_to_signing_up(client: Client) -> None:
     assert f'href="{reverse("home")}"' in html
 
 
+# --- privacy ------------------------------------------------------------------------------
+
+PRIVACY_SECTIONS = ("account", "games", "guests", "logins", "cookies", "email", "logs", "delete")
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["home", "rules"])
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_privacy_page_has_its_sections_in_every_language(client, language) -> None:
+    from tests.test_error_pages import texts
+
+    english = texts(client.get("/privacy/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    response = client.get(reverse("privacy"), HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<html lang="{language}">' in html
+    for section in PRIVACY_SECTIONS:
+        assert f'<section id="{section}"' in html and f'href="#{section}"' in html, section
+    assert f'href="{reverse("accounts:delete")}"' in html
+    for cookie in ("sessionid", "csrftoken", "django_language", "messages"):
+        assert f"<code>{cookie}</code>" in html
+    if language != "en":
+        assert not english & texts(html), sorted(english & texts(html))
+
+
+@pytest.mark.django_db
+def test_privacy_page_says_the_settings_own_durations(client, settings) -> None:
+    settings.ACCOUNTS_GUEST_TTL = 3 * 24 * 3600
+    settings.AXES_FAILURE_LIMIT = 4
+    settings.AXES_COOLOFF_TIME = 0.5
+    settings.SESSION_COOKIE_AGE = 2 * 7 * 24 * 3600
+
+    english = client.get("/privacy/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    bengali = client.get("/privacy/", HTTP_ACCEPT_LANGUAGE="bn").content.decode()
+
+    assert "its games 3 days after its last activity" in english
+    assert "After 4 failed tries" in english and "refused for 30 minutes" in english
+    assert "It lasts 2 weeks from the last time" in english
+    assert "৩ দিন" in bengali and "৩০ মিনিট" in bengali and "৪বার" in bengali  # its own digits
+    assert "3 days" not in bengali
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_privacy_page_in_its_footer_and_sign_up_under_its_form(
+    client,
+) -> None:
+    for path in ("/", "/rules/", "/play/"):
+        html = client.get(path).content.decode()
+        footer = html[html.index('<footer class="site-footer">') :]
+        header = html[: html.index("</header>")]
+        assert f'href="{reverse("privacy")}">Privacy</a>' in footer, path
+        assert reverse("privacy") not in header, path
+
+    signup = client.get(reverse("accounts:signup")).content.decode()
+    form_end = signup.index("</form>")
+    line = signup[form_end : signup.index("</p>", form_end)]
+    assert f'<a href="{reverse("privacy")}">Privacy</a>' in line
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["home", "rules", "privacy"])
 def test_pages_load_nothing_from_another_host_and_have_no_placeholders(client, name) -> None:
     html = client.get(reverse(name)).content.decode()
 

@@ -18,7 +18,9 @@ from accounts.services import user_block
 from games.models import Game, Match
 from lobby import demo, services
 from lobby.models import Challenge, Seek
+from lobby.selectors import seeks_open
 from tests.accounts.factories import UserFactory
+from tests.games.clocks import FakeClock
 from tests.lobby.conftest import SMALL
 
 pytestmark = pytest.mark.django_db
@@ -214,19 +216,31 @@ def test_the_admin_lists_challenges_and_seeks(client, alice, bob) -> None:
         assert "bob" in response.content.decode()
 
 
-def test_the_demo_loader_posts_brunos_seek_once(settings) -> None:
+def test_the_demo_seek_is_open_after_a_restart_and_never_twice(settings, monkeypatch) -> None:
+    """`make run` runs load_demo each time: bruno's seek is posted afresh, so a newcomer finds
+    it open however long ago the last run was, and there is only ever one."""
     settings.DEBUG = True
+    clock = FakeClock()
+    monkeypatch.setattr(timezone, "now", clock)
     out = StringIO()
     call_command("load_demo", stdout=out)
-    assert "lobby: created an open seek by bruno" in out.getvalue()
-    seek = Seek.objects.get()
-    assert seek.owner.username == "bruno" and seek.status == "open"
+    assert "lobby: posted bruno's open seek, open for 30 minutes" in out.getvalue()
+    (first,) = seeks_open()
+    assert first.owner.username == "bruno"
 
+    clock.advance(settings.LOBBY_SEEK_TTL + 60)  # the site was stopped; the seek expired
+    assert seeks_open() == []
     out = StringIO()
     call_command("load_demo", stdout=out)
-    assert "nothing changed" in out.getvalue()
-    assert Seek.objects.count() == 1
+    (fresh,) = seeks_open()
+    assert fresh.owner.username == "bruno" and fresh.pk != first.pk
+    assert fresh.expires_at == clock.at + timedelta(seconds=settings.LOBBY_SEEK_TTL)
+
+    clock.advance(60)  # run again while it is open: posted afresh, still one
     assert demo.load(StringIO()) is False
+    (again,) = seeks_open()
+    assert again.expires_at == clock.at + timedelta(seconds=settings.LOBBY_SEEK_TTL)
+    assert Seek.objects.get(pk=fresh.pk).status == "cancelled"
 
 
 def test_base_links_the_live_games(client) -> None:
