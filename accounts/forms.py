@@ -78,7 +78,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "language", "country")
+        fields = ("display_name", "email", "language", "country", "show_online")
         help_texts = {
             "display_name": _("The name other players see. Leave empty to show your username."),
         }

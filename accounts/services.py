@@ -76,16 +76,24 @@ def guest_sign_up(*, guest: User, username: str, email: str, password: str) -> U
 
 
 def user_update_profile(
-    *, user: User, display_name: str, language: str, country: str, email: str
+    *,
+    user: User,
+    display_name: str,
+    language: str,
+    country: str,
+    email: str,
+    show_online: bool = True,
 ) -> User:
     """Save what a player may change about themselves on the edit-profile page."""
     user.display_name = display_name
     user.language = language
     user.country = country
     user.email = email
+    user.show_online = show_online
+    fields = ["display_name", "language", "country", "email", "show_online"]
     try:
         with transaction.atomic():
-            user.save(update_fields=["display_name", "language", "country", "email"])
+            user.save(update_fields=fields)
     except IntegrityError as exc:
         raise AccountConflict from exc
     return user

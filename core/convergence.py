@@ -9,6 +9,10 @@ digest of a user's lists). Each socket is then handed its key's value and decide
 (``converge``): a socket that already shows it does nothing; one that is behind reads its state
 again. The doorbell stays the fast path; the watch is what makes a lost ring cost seconds,
 not a reload. Its cost is one query per process per interval, not one per socket.
+
+A watch may also have a ``beat(keys)``: run in the same hop to the database thread just before
+each read, with the keys open now (an empty list once the last socket closed), for what a
+process keeps about its open sockets (the lobby's who-is-online rows, lobby/online.py).
 """
 
 from __future__ import annotations
@@ -32,9 +36,15 @@ class Converging(Protocol):
 class Watch:
     """The open sockets of one process for one kind of key, checked on a timer."""
 
-    def __init__(self, name: str, read: Callable[[list[Any]], dict[Any, Any]]) -> None:
+    def __init__(
+        self,
+        name: str,
+        read: Callable[[list[Any]], dict[Any, Any]],
+        beat: Callable[[list[Any]], None] | None = None,
+    ) -> None:
         self.name = name
         self.read = read
+        self.beat = beat
         self.sockets: dict[Hashable, set[Converging]] = {}
         self.task: asyncio.Task[None] | None = None
 
@@ -56,20 +66,23 @@ class Watch:
                 del self.sockets[key]
 
     async def _run(self) -> None:
-        """Check every interval while any socket is watched; then stop (``add`` restarts it)."""
-        while self.sockets and (interval := float(settings.SOCKETS_CONVERGE_INTERVAL)) > 0:
+        """Check every interval while any socket is watched, and once more after the last one
+        closed (the beat hears that none is left); then stop (``add`` restarts it)."""
+        while (interval := float(settings.SOCKETS_CONVERGE_INTERVAL)) > 0:
             await asyncio.sleep(interval)
             await self.check()
+            if not self.sockets:
+                break
 
     async def check(self) -> int:
         """Read the committed values of every watched key once and hand each socket its own;
         the number of sockets handed one. A failed read (the database away) is logged and
         tried again next time."""
         keys = list(self.sockets)
-        if not keys:
+        if not keys and self.beat is None:
             return 0
         try:
-            committed = await database_sync_to_async(self.read)(keys)
+            committed = await database_sync_to_async(self._beat_and_read)(keys)
         except Exception as exc:  # the next interval tries again
             logger.warning("convergence check of %s failed: %s", self.name, exc)
             return 0
@@ -82,6 +95,14 @@ class Watch:
                     logger.exception("a %s socket could not converge on %r", self.name, key)
                 handed += 1
         return handed
+
+    def _beat_and_read(self, keys: list[Any]) -> dict[Any, Any]:
+        if self.beat is not None:
+            try:
+                self.beat(keys)
+            except Exception as exc:  # the read still runs; the next beat tries again
+                logger.warning("the beat of %s failed: %s", self.name, exc)
+        return self.read(keys) if keys else {}
 
 
 def _snapshot(sockets: Iterable[Converging]) -> list[Converging]:

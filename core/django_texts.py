@@ -60,4 +60,12 @@ DJANGO_TEXTS = (
     gettext_noop("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
     gettext_noop("username"),
     gettext_noop("email address"),
+    # The words of the |timesince and |timeuntil filters ("expires in 23 hours, 5 minutes").
+    ngettext_lazy("%(num)d year", "%(num)d years", "num"),
+    ngettext_lazy("%(num)d month", "%(num)d months", "num"),
+    ngettext_lazy("%(num)d week", "%(num)d weeks", "num"),
+    ngettext_lazy("%(num)d day", "%(num)d days", "num"),
+    ngettext_lazy("%(num)d hour", "%(num)d hours", "num"),
+    ngettext_lazy("%(num)d minute", "%(num)d minutes", "num"),
+    gettext_noop(", "),
 )

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from lobby.models import Challenge, Seek
+from lobby.models import Challenge, ChallengeLink, Presence, Seek
 
 
 @admin.register(Challenge)
@@ -23,3 +23,22 @@ class SeekAdmin(admin.ModelAdmin):
     raw_id_fields = ["owner", "taken_by", "match"]
     readonly_fields = ["created_at", "taken_at"]
     date_hierarchy = "created_at"
+
+
+@admin.register(ChallengeLink)
+class ChallengeLinkAdmin(admin.ModelAdmin):
+    list_display = ["id", "maker", "status", "used_by", "created_at", "expires_at", "challenge"]
+    list_filter = ["status"]
+    search_fields = ["maker__username", "used_by__username"]
+    list_select_related = ["maker", "used_by"]
+    raw_id_fields = ["maker", "used_by", "challenge"]
+    readonly_fields = ["token", "created_at", "used_at"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Presence)
+class PresenceAdmin(admin.ModelAdmin):
+    list_display = ["user", "process", "seen_at"]
+    search_fields = ["user__username", "process"]
+    list_select_related = ["user"]
+    raw_id_fields = ["user"]

@@ -13,9 +13,12 @@ from core.layer import group_send_soon
 from games.sending.players import USER_FRAMES, user_frames_send, user_group
 
 __all__ = [
+    "ONLINE_CHANGED",
     "SEEKS_CHANGED",
     "USER_FRAMES",
     "lobby_group",
+    "online_changed_send",
+    "online_group",
     "seeks_changed_send",
     "user_frames_send",
     "user_group",
@@ -34,3 +37,18 @@ def seeks_changed_send() -> None:
     """Ring the lobby's doorbell: each watching socket reads the open seeks its user may see
     (blocks differ per user) and sends them. Called from ``transaction.on_commit``."""
     group_send_soon(lobby_group(), {"type": SEEKS_CHANGED}, what="the lobby's doorbell")
+
+
+#: The consumer method of the who-is-online doorbell (``NotificationConsumer.online_changed``).
+ONLINE_CHANGED = "online.changed"
+
+
+def online_group() -> str:
+    """The group of the sockets that show who is online (pages that asked ``watch_online``)."""
+    return "lobby-online"
+
+
+def online_changed_send() -> None:
+    """Ring the who-is-online doorbell: someone came or went (lobby/online.py). Each watching
+    socket reads the list its user may see and sends it if it changed. From on_commit."""
+    group_send_soon(online_group(), {"type": ONLINE_CHANGED}, what="the online doorbell")

@@ -10,9 +10,11 @@ lobby's group after sending ``watch_seeks``.
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from core.convergence import Watch
@@ -20,10 +22,12 @@ from core.errors import UNAUTHENTICATED, GameError
 from core.sockets import CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
 from games.sending.players import games_frame
 from lobby import selectors, services
-from lobby.broadcast import lobby_group, user_group
+from lobby.broadcast import lobby_group, online_group, user_group
+from lobby.online import PROCESS
 
-#: This process's open per-user sockets, checked against the committed lists on a timer.
-USER_SOCKETS = Watch("user", selectors.user_lists)
+#: This process's open per-user sockets, checked against the committed lists on a timer, which
+#: also keeps this process's who-is-online rows (lobby/online.py).
+USER_SOCKETS = Watch("user", selectors.user_lists, beat=PROCESS.beat)
 
 _SAY_WHICH = {
     "challenge": _("Say which challenge: send its id, a positive integer."),
@@ -43,14 +47,19 @@ class NotificationConsumer(JsonSocket):
         "challenge_answer": "_on_challenge_answer",
         "seek_take": "_on_seek_take",
         "watch_seeks": "_on_watch_seeks",
+        "watch_online": "_on_watch_online",
         "sync": "_on_sync",
     }
     user_id: int
     seen: selectors.UserLists  # the lists as this socket last showed them
+    online_sent: dict[str, Any] | None  # the last ``online`` frame sent (once watching)
+    online_read_at: float  # time.monotonic() of its read
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen = selectors.UserLists()
+        self.online_sent = None
+        self.online_read_at = 0.0
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -67,6 +76,7 @@ class NotificationConsumer(JsonSocket):
         self.seen = (await database_sync_to_async(selectors.user_lists)([self.user_id]))[
             self.user_id
         ]
+        await database_sync_to_async(PROCESS.join)(self.user_id)  # online, for every process
         await self._send_challenges()
         await self._send_games()
         USER_SOCKETS.add(self.user_id, self)
@@ -80,6 +90,10 @@ class NotificationConsumer(JsonSocket):
         challenge came or went, or a turn came that no ``your_turn`` told this socket of (a
         turn that passed on, the player's own doing, changes nothing on this socket)."""
         await self.rejoin()  # the channel layer may be back
+        if self.online_sent is not None and (
+            time.monotonic() - self.online_read_at >= float(settings.LOBBY_ONLINE_REFRESH)
+        ):
+            await self._send_online()  # who is online, read again if a doorbell was lost
         if committed is None:
             return
         seen, self.seen = self.seen, committed
@@ -111,11 +125,17 @@ class NotificationConsumer(JsonSocket):
         await self.join(lobby_group())
         await self._send_seeks()
 
+    async def _on_watch_online(self, content: dict[str, Any]) -> None:
+        await self.join(online_group())
+        await self._send_online(always=True)
+
     async def _on_sync(self, content: dict[str, Any]) -> None:
         await self._send_challenges()
         await self._send_games()
         if lobby_group() in self.joined_groups:
             await self._send_seeks()
+        if self.online_sent is not None:
+            await self._send_online(always=True)
 
     async def _send_challenges(self) -> None:
         frame = await database_sync_to_async(selectors.challenges_frame)(user=self.user)
@@ -128,6 +148,14 @@ class NotificationConsumer(JsonSocket):
     async def _send_seeks(self) -> None:
         frame = await database_sync_to_async(selectors.seeks_frame)(user=self.user)
         await self.send_json(frame)
+
+    async def _send_online(self, *, always: bool = False) -> None:
+        """Send who this user sees online, unless it is what this socket last sent."""
+        self.online_read_at = time.monotonic()
+        frame = await database_sync_to_async(selectors.online_frame)(user=self.user)
+        if always or frame != self.online_sent:
+            await self.send_json(frame)
+        self.online_sent = frame
 
     # --- server -> client (channel layer)
 
@@ -165,3 +193,8 @@ class NotificationConsumer(JsonSocket):
     async def seeks_changed(self, event: dict[str, Any]) -> None:
         """The open seeks changed: read the list this user may see, and send it."""
         await self._send_seeks()
+
+    async def online_changed(self, event: dict[str, Any]) -> None:
+        """Someone came online or left: read who this user sees, and send it if it changed."""
+        if self.online_sent is not None:
+            await self._send_online()

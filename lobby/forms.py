@@ -35,6 +35,21 @@ class ChallengeForm(RulesForm):
         return str(self.cleaned_data.get("username") or "").strip()
 
 
+class LinkForm(RulesForm):
+    """Make a challenge link: the knobs (the people page offers the presets)."""
+
+
+class PeopleSearchForm(forms.Form):
+    """Find a player by username or display name (a GET form: it works without JavaScript)."""
+
+    q = forms.CharField(
+        label=_("Username or name"),
+        max_length=40,
+        required=False,
+        strip=True,
+    )
+
+
 class RankedChallengeForm(forms.Form):
     """Challenge a member to a ranked match of a league (the league's knobs: none to choose)."""
 

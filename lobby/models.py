@@ -149,3 +149,90 @@ class Seek(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN and self.expires_at > timezone.now()
+
+
+class ChallengeLink(models.Model):
+    """``maker`` offers a casual match under ``rules`` to whoever opens the link
+    ``/play/people/link/<token>/`` and accepts first. Accepting makes a challenge from the maker
+    to that player and accepts it (``lobby.services.challenge_accept``), recorded in
+    ``challenge``."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        USED = "used", _("used")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    maker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="challenge_links",
+        verbose_name=_("made by"),
+    )
+    #: ``secrets.token_urlsafe``: the link's only secret, unguessable.
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    rules = models.JSONField(_("rules"), help_text=_("engine Rules.to_dict(), every knob"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+    challenge = models.ForeignKey(
+        Challenge,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("challenge"),
+    )
+    created_at = models.DateTimeField(_("made at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("challenge link")
+        verbose_name_plural = _("challenge links")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["maker", "status"], name="lobby_link_maker_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge link {self.pk} by {self.maker} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN and self.expires_at > timezone.now()
+
+
+class Presence(models.Model):
+    """The server process ``process`` holds at least one per-user socket (``/ws/me/``) of
+    ``user``: every page of a signed-in player opens one. Each process refreshes its rows on the
+    sockets' timer; a row not seen for ``LOBBY_ONLINE_TTL`` seconds no longer counts (its
+    process died). Who is online is read from here (``lobby/online.py``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,  # a guest's account is deleted: its rows go with it
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    process = models.CharField(_("server process"), max_length=32)
+    seen_at = models.DateTimeField(_("seen at"))
+
+    class Meta:
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
+        constraints = [
+            models.UniqueConstraint(fields=["process", "user"], name="lobby_presence_once"),
+        ]
+        indexes = [models.Index(fields=["seen_at"], name="lobby_presence_seen_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.process} at {self.seen_at}"

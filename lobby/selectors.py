@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Max, Q, QuerySet
+from django.conf import settings
+from django.db.models import Case, IntegerField, Max, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce, Lower, NullIf
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,9 +23,11 @@ from django.utils.translation import ngettext
 import engine
 from accounts.models import User
 from accounts.selectors import user_block_partners_q, user_person
+from core.i18n import country_name
 from games.models import Game, Match, Move
 from games.presets import preset_for
-from lobby.models import Challenge, Seek
+from lobby.models import Challenge, ChallengeLink, Seek
+from lobby.online import online_users
 
 _HOUSE = engine.Rules()
 
@@ -264,3 +268,127 @@ def seeks_frame(*, user: User) -> dict[str, Any]:
         "type": "seeks",
         "seeks": [seek_data(s, viewer_id=user.pk) for s in seeks_open(user=user)],
     }
+
+
+# --- people: who is online, search, recent opponents ------------------------------------------
+
+#: The longest search a player may type (a display name is at most 40 characters).
+SEARCH_MAX_LENGTH = 40
+
+
+def _sees_people(viewer: Any) -> bool:
+    """Only a signed-in player who may play people sees them listed (never a guest)."""
+    return bool(getattr(viewer, "is_authenticated", False)) and not getattr(
+        viewer, "is_guest", False
+    )
+
+
+def people_for(*, viewer: User) -> QuerySet[User]:
+    """The players ``viewer`` may see and challenge: active, not deleted, not guests, not
+    themselves, and neither blocked by nor blocking them; ordered by the name shown."""
+    if not _sees_people(viewer):
+        return User.objects.none()
+    return (
+        User.objects.filter(is_active=True, is_guest=False, deleted_at__isnull=True)
+        .exclude(pk=viewer.pk)
+        .exclude(user_block_partners_q(user=viewer, field="pk"))
+        .annotate(shown=Lower(Coalesce(NullIf("display_name", Value("")), "username")))
+        .order_by("shown", "pk")
+    )
+
+
+def person_data(user: User) -> dict[str, Any]:
+    """A player in the people lists and the ``online`` frame: ``user_person`` with the
+    country the profile shows (``country``: its code or "", ``country_name``, ``flag``)."""
+    code = str(user.country.code or "") if user.country else ""
+    return {
+        **user_person(user),
+        "country": code,
+        "country_name": country_name(code) if code else "",
+        "flag": user.country.unicode_flag if code else "",
+    }
+
+
+def people_online(*, viewer: User, now: Any = None) -> tuple[list[User], int]:
+    """Who ``viewer`` sees online now: players with a per-user socket open on a live server
+    process (lobby/online.py) who show that they are online, by name; at most
+    ``LOBBY_ONLINE_LIMIT`` of them, and how many there are in all."""
+    online = people_for(viewer=viewer).filter(
+        show_online=True,
+        pk__in=online_users(now=now),
+    )
+    total = online.count()
+    return list(online[: settings.LOBBY_ONLINE_LIMIT]), total
+
+
+def online_frame(*, user: User) -> dict[str, Any]:
+    """The ``online`` frame: who ``user`` sees online now, and how many in all."""
+    players, total = people_online(viewer=user)
+    return {"type": "online", "players": [person_data(p) for p in players], "count": total}
+
+
+def people_search(*, viewer: User, query: str) -> QuerySet[User]:
+    """The players ``viewer`` may see whose username or display name contains ``query`` (any
+    case), those starting with it first, then by name. Nothing for an empty query."""
+    query = (query or "").strip()[:SEARCH_MAX_LENGTH]
+    if not query or not _sees_people(viewer):
+        return User.objects.none()
+    starts = Q(username__istartswith=query) | Q(display_name__istartswith=query)
+    return (
+        people_for(viewer=viewer)
+        .filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+        .annotate(later=Case(When(starts, then=0), default=1, output_field=IntegerField()))
+        .order_by("later", "shown", "pk")
+    )
+
+
+def recent_opponents(*, viewer: User, scan: int = 200) -> list[tuple[User, Any]]:
+    """The people ``viewer`` played lately (matches between two people, any status), newest
+    first, each once with when their latest match began: at most ``LOBBY_RECENT_OPPONENTS``,
+    from the ``scan`` latest matches; never a guest, a deleted account or a blocked pair."""
+    if not _sees_people(viewer):
+        return []
+    matches = (
+        Match.objects.filter(Q(user0_id=viewer.pk) | Q(user1_id=viewer.pk))
+        .filter(user0__isnull=False, user1__isnull=False)
+        .order_by("-created_at", "-pk")
+        .values_list("user0_id", "user1_id", "created_at")[:scan]
+    )
+    latest: dict[int, Any] = {}
+    for user0, user1, created_at in matches:
+        other = user1 if user0 == viewer.pk else user0
+        latest.setdefault(other, created_at)
+    wanted = settings.LOBBY_RECENT_OPPONENTS
+    users = {u.pk: u for u in people_for(viewer=viewer).filter(pk__in=list(latest))}
+    return [(users[pk], when) for pk, when in latest.items() if pk in users][:wanted]
+
+
+# --- challenge links --------------------------------------------------------------------------
+
+
+def links_open(*, maker: User) -> list[ChallengeLink]:
+    """The challenge links ``maker`` made that are still open, newest first."""
+    if not getattr(maker, "is_authenticated", False):
+        return []
+    return list(
+        ChallengeLink.objects.filter(
+            maker_id=maker.pk, status=ChallengeLink.Status.OPEN, expires_at__gt=timezone.now()
+        )
+    )
+
+
+def link_url(link: ChallengeLink) -> str:
+    return reverse("lobby:link", kwargs={"token": link.token})
+
+
+def link_state(link: ChallengeLink) -> str:
+    """``open``, ``used``, ``cancelled`` or ``expired`` (an open link past its time)."""
+    if link.status == ChallengeLink.Status.OPEN and link.expires_at <= timezone.now():
+        return ChallengeLink.Status.EXPIRED.value
+    return str(link.status)
+
+
+def link_table_url(link: ChallengeLink) -> str | None:
+    """The table of the match a used link started (its first game), if any."""
+    game_id = _first_game_id(link.challenge.match_id) if link.challenge is not None else None
+    return table_url(game_id) if game_id is not None else None

@@ -9,6 +9,7 @@ understands; docs/lobby.md lists which service raises which.
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -29,7 +30,7 @@ from games.models import Match
 from games.services import match_create_between
 from lobby.broadcast import seeks_changed_send, user_frames_send
 from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
-from lobby.models import Challenge, Seek
+from lobby.models import Challenge, ChallengeLink, Seek
 from lobby.selectors import challenge_frame, table_url
 
 CANNOT_CHALLENGE = _("You cannot challenge this player.")
@@ -56,6 +57,12 @@ def _require_player(user: Any, message: str | Promise) -> User:
     if user_is_guest(user):
         raise LobbyError(FORBIDDEN, GUESTS_PLAY_BOTS)
     return user  # type: ignore[no-any-return]
+
+
+def _refuse_guest(user: User) -> None:
+    """Guests play the bots only: any action with another person is refused, saying so."""
+    if user_is_guest(user):
+        raise LobbyError(FORBIDDEN, GUESTS_PLAY_BOTS)
 
 
 def _lock_user(user: User) -> None:
@@ -463,6 +470,143 @@ def seek_cancel(*, seek_id: int, user: Any) -> Seek:
         expired = seek.expires_at <= timezone.now()
         _seek_close(seek, Seek.Status.EXPIRED if expired else Seek.Status.CANCELLED)
     return seek
+
+
+# --- challenge links --------------------------------------------------------------------------
+
+
+def _link_lock(*, token: str = "", link_id: int | None = None) -> ChallengeLink:
+    links = ChallengeLink.objects.select_for_update(of=("self",)).select_related(
+        "maker", "challenge__match"
+    )
+    link = (
+        links.filter(pk=link_id).first()
+        if link_id is not None
+        else links.filter(token=token).first()
+        if token
+        else None
+    )
+    if link is None:
+        raise LobbyError(NOT_FOUND, _("There is no such challenge link."))
+    return link
+
+
+def _link_close(link: ChallengeLink, status: str) -> None:
+    link.status = status
+    link.save(update_fields=["status", "used_by", "used_at", "challenge"])
+
+
+def link_create(*, maker: Any, rules: engine.Rules) -> ChallengeLink:
+    """``maker`` makes a link to send a friend: whoever opens it first and accepts plays a
+    casual match under ``rules`` against them, until it expires (``LOBBY_LINK_TTL``).
+
+    Refusals: unauthenticated; forbidden (a guest); too_many (``LOBBY_MAX_OPEN_LINKS`` of
+    theirs are open)."""
+    maker = _require_player(maker, _("Log in to make a challenge link."))
+    _refuse_guest(maker)
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_user(maker)
+        limit = settings.LOBBY_MAX_OPEN_LINKS
+        open_links = ChallengeLink.objects.filter(
+            maker_id=maker.pk, status=ChallengeLink.Status.OPEN, expires_at__gt=now
+        )
+        if open_links.count() >= limit:
+            raise LobbyError(
+                TOO_MANY,
+                lazy_format(
+                    ngettext_lazy(
+                        "You have %(limit)d open challenge link already: cancel it or wait.",
+                        "You have %(limit)d open challenge links already: cancel one or wait.",
+                        "limit",
+                    ),
+                    limit=limit,
+                ),
+                params={"limit": limit},
+            )
+        return ChallengeLink.objects.create(
+            maker=maker,
+            token=secrets.token_urlsafe(24),
+            rules=rules.to_dict(),
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.LOBBY_LINK_TTL),
+        )
+
+
+def link_accept(*, token: str, user: Any) -> Match:
+    """``user`` accepts the challenge link ``token``: it becomes a challenge from its maker to
+    them, accepted at once through ``challenge_accept`` (the maker is player one, both are
+    told on their sockets and sent to the table). The link works once: the first to accept
+    plays; accepting again returns the same match to them.
+
+    Refusals: unauthenticated; forbidden (a guest; your own link; its maker blocked you,
+    said as "You cannot accept this challenge."); not_found; blocked (you blocked its maker);
+    taken (someone else used it); closed (cancelled, or its maker can no longer play);
+    expired."""
+    user = _require_player(user, _("Log in to accept this challenge."))
+    _refuse_guest(user)
+    error: LobbyError | None = None
+    with transaction.atomic():
+        link = _link_lock(token=token)
+        maker = link.maker
+        if link.maker_id == user.pk:
+            raise LobbyError(FORBIDDEN, _("This is your own challenge link: send it to a friend."))
+        if link.status == ChallengeLink.Status.USED:
+            challenge = link.challenge
+            if link.used_by_id == user.pk and challenge is not None and challenge.match:
+                return challenge.match
+            raise LobbyError(TAKEN, _("Someone else already used this challenge link."))
+        if link.status == ChallengeLink.Status.CANCELLED:
+            raise LobbyError(CLOSED, _("This challenge link was cancelled."))
+        if link.status == ChallengeLink.Status.EXPIRED:
+            raise LobbyError(EXPIRED, _("This challenge link expired."))
+        if user_has_blocked(blocker=user, blocked=maker):
+            raise LobbyError(BLOCKED, _("You blocked this player: unblock them to play them."))
+        if user_has_blocked(blocker=maker, blocked=user):
+            raise LobbyError(FORBIDDEN, _("You cannot accept this challenge."))
+        now = timezone.now()
+        if link.expires_at <= now:
+            _link_close(link, ChallengeLink.Status.EXPIRED)
+            error = LobbyError(EXPIRED, _("This challenge link expired."))
+        elif not _plays(maker) or maker.is_guest:
+            _link_close(link, ChallengeLink.Status.CANCELLED)
+            error = LobbyError(CLOSED, _("This challenge link is no longer open."))
+        else:
+            challenge = Challenge.objects.create(
+                challenger=maker,
+                challenged=user,
+                rules=link.rules,
+                created_at=now,
+                expires_at=now + timedelta(seconds=settings.LOBBY_CHALLENGE_TTL),
+            )
+            match = challenge_accept(challenge_id=challenge.pk, user=user)
+            link.challenge = challenge
+            link.used_by = user
+            link.used_at = now
+            _link_close(link, ChallengeLink.Status.USED)
+    if error is not None:
+        raise error
+    return match
+
+
+def link_cancel(*, link_id: int, user: Any) -> ChallengeLink:
+    """The maker withdraws an open link: opening it then says it was cancelled. Cancelling
+    again, or after it expired, changes nothing. Refusals: unauthenticated; not_found (not
+    your link); closed (already used)."""
+    user = _require_player(user, _("Log in to cancel a challenge link."))
+    with transaction.atomic():
+        link = _link_lock(link_id=link_id)
+        if link.maker_id != user.pk:
+            raise LobbyError(NOT_FOUND, _("There is no such challenge link."))
+        if link.status in (ChallengeLink.Status.CANCELLED, ChallengeLink.Status.EXPIRED):
+            return link
+        if link.status == ChallengeLink.Status.USED:
+            raise LobbyError(CLOSED, _("This challenge link was already used."))
+        expired = link.expires_at <= timezone.now()
+        _link_close(
+            link, ChallengeLink.Status.EXPIRED if expired else ChallengeLink.Status.CANCELLED
+        )
+    return link
 
 
 # --- expiry -----------------------------------------------------------------------------------

@@ -407,6 +407,19 @@ LOBBY_SEEK_TTL = 30 * 60
 # At most this many pending challenges sent by one player, and open seeks posted by one.
 LOBBY_MAX_PENDING_CHALLENGES = 5
 LOBBY_MAX_OPEN_SEEKS = 3
+# Challenge links: seconds one stays open, and how many open links one player may have.
+LOBBY_LINK_TTL = env.int("LOBBY_LINK_TTL", default=24 * 60 * 60)
+LOBBY_MAX_OPEN_LINKS = 5
+# Who is online (lobby/online.py): each process refreshes the rows of its open per-user sockets
+# every LOBBY_ONLINE_REFRESH seconds (on the sockets' convergence timer); a row not refreshed for
+# LOBBY_ONLINE_TTL seconds (its process died) no longer counts. The people page lists at most
+# LOBBY_ONLINE_LIMIT of them, LOBBY_SEARCH_PAGE players a page of search results and the
+# LOBBY_RECENT_OPPONENTS people played last.
+LOBBY_ONLINE_REFRESH = env.float("LOBBY_ONLINE_REFRESH", default=15.0)
+LOBBY_ONLINE_TTL = env.float("LOBBY_ONLINE_TTL", default=45.0)
+LOBBY_ONLINE_LIMIT = 50
+LOBBY_SEARCH_PAGE = 20
+LOBBY_RECENT_OPPONENTS = 8
 
 # Leagues (docs/leagues.md): the ranked queue and ratings.
 # Queue sockets refresh their entry, re-read the count and try to pair every TICK seconds; an

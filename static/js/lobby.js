@@ -1,10 +1,12 @@
-// The people lobby (/play/people/): keeps the open seeks and your pending challenges live.
-// It opens no socket of its own: notify.js (on every logged-in page) holds /ws/me/, asks for
-// the seeks when it sees this page's list ([data-seeks]), and dispatches each frame as a
-// `spite:me` event. Every action stays an ordinary POST form, as the server rendered it, so
-// the page works the same without JavaScript. No build step.
+// The people lobby (/play/people/): keeps the open seeks, who is online and your pending
+// challenges live. It opens no socket of its own: notify.js (on every logged-in page) holds
+// /ws/me/, asks for the seeks and who is online when it sees this page's lists ([data-seeks],
+// [data-online]), and dispatches each frame as a `spite:me` event. Every action stays an
+// ordinary POST form, as the server rendered it, so the page works the same without
+// JavaScript. No build step.
 
 import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn, withPerson } from "./cards.js";
+import "./copy.js"; // the links' Copy buttons
 
 addTexts({
   yourSeek: gettext_noop("Your seek"),
@@ -25,6 +27,13 @@ addTexts({
   expiresSoon: gettext_noop("expires in less than a minute"),
   // Translators: said to screen readers; rules is the seek's rules, "House rules, first to 50 points".
   newSeek: gettext_noop("New seek by %(name)s: %(rules)s."),
+  // Translators: the one-click "Challenge" button's name for screen readers.
+  challengeLabel: gettext_noop("Challenge %(name)s"),
+  // Translators: shown under the list of who is online when it is cut short.
+  onlineMore: ngettext_lazy(
+    "%(count)s player online: search for anyone by name.",
+    "%(count)s players online, not all listed: search for anyone by name.",
+  ),
 });
 
 const TICK = 15000;
@@ -76,7 +85,8 @@ class PeopleLobby {
   }
 
   receive(frame) {
-    if (frame.type === "seeks") this.showSeeks(frame.seeks || []);
+    if (frame.type === "online") this.showOnline(frame.players || [], frame.count || 0);
+    else if (frame.type === "seeks") this.showSeeks(frame.seeks || []);
     else if (frame.type === "challenges") this.showChallenges(frame.challenges || []);
     else if (frame.type === "challenge") this.challengeChanged(frame);
   }
@@ -117,6 +127,40 @@ class PeopleLobby {
     );
   }
 
+  // ---- who is online -------------------------------------------------------------------------
+  showOnline(players, count) {
+    const list = this.$("online");
+    if (!list) return;
+    // A redraw keeps the rules a player chose in a row's select.
+    const chosen = new Map(
+      [...list.querySelectorAll("[data-person]")].map((item) => [item.dataset.person, item.querySelector("select").value]),
+    );
+    const items = players.map((who) => this.personItem(who, chosen.get(who.username)));
+    this.keepFocus(list, "person", () => list.replaceChildren(...items));
+    this.$("online-empty").hidden = players.length > 0;
+    const more = this.$("online-more");
+    more.hidden = count <= players.length;
+    more.textContent = tn("onlineMore", count);
+  }
+
+  personItem(who, preset) {
+    const line = el("div", { class: "lobby-who" });
+    if (who.flag) {
+      line.append(el("span", { class: "flag", role: "img", "aria-label": who.country_name, title: who.country_name, text: who.flag }), " ");
+    }
+    line.append(...this.person("%(name)s", who));
+    const form = this.$("quick-template").content.firstElementChild.cloneNode(true);
+    form.querySelector('[data-part="quick-username"]').value = who.username;
+    form.querySelector('[data-part="quick-button"]').setAttribute("aria-label", t("challengeLabel", { name: who.name }));
+    if (preset) form.querySelector("select").value = preset;
+    return el(
+      "li",
+      { class: "lobby-item", "data-person": who.username },
+      el("div", { class: "lobby-item-text" }, line),
+      el("div", { class: "lobby-item-actions" }, form),
+    );
+  }
+
   // ---- challenges ---------------------------------------------------------------------------
   showChallenges(challenges) {
     this.challenges = new Map(challenges.map((c) => [String(c.id), c]));
@@ -141,7 +185,7 @@ class PeopleLobby {
     );
     this.$("received-card").hidden = received.length === 0;
     this.keepFocus(sentList, "challenge", () => sentList.replaceChildren(...sent.map((c) => this.challengeItem(c, false))));
-    this.$("sent-empty").hidden = sent.length > 0;
+    this.$("sent-empty").hidden = sent.length > 0 || this.$("links").children.length > 0;
   }
 
   challengeItem(c, received) {
@@ -192,10 +236,11 @@ class PeopleLobby {
         if (item && !item.contains(document.activeElement)) item.remove();
         continue;
       }
-      time.textContent = expiryText(time.dataset.expires);
+      // A link's day-long expiry keeps the server's words ("expires in 23 hours").
+      if (!("fixed" in time.dataset)) time.textContent = expiryText(time.dataset.expires);
     }
     this.$("seeks-empty").hidden = this.$("seeks").children.length > 0;
-    this.$("sent-empty").hidden = this.$("sent").children.length > 0;
+    this.$("sent-empty").hidden = this.$("sent").children.length + this.$("links").children.length > 0;
     this.$("received-card").hidden = this.$("received").children.length === 0;
   }
 

@@ -72,6 +72,7 @@ class Notifier {
       },
       onOpen: () => {
         if (document.querySelector("[data-seeks]")) this.send({ type: "watch_seeks" });
+        if (document.querySelector("[data-online]")) this.send({ type: "watch_online" });
       },
       onStatus: (status) => {
         if (status !== "connecting") this.root.dataset.state = status === "open" ? "open" : "closed";

@@ -117,6 +117,18 @@ def test_edit_can_clear_the_email_and_says_what_it_is_for(logged_in, user):
     assert user.email == ""
 
 
+def test_edit_hides_or_shows_that_you_are_online(logged_in, user):
+    html = logged_in.get(EDIT).content.decode()
+    assert 'name="show_online"' in html and "Show when I am online" in html
+    assert "Other players see you in the list of who is online now." in html
+    logged_in.post(EDIT, edit_data())  # a checkbox left unticked posts nothing
+    user.refresh_from_db()
+    assert user.show_online is False
+    logged_in.post(EDIT, edit_data(show_online="on"))
+    user.refresh_from_db()
+    assert user.show_online is True
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [

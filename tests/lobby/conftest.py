@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from lobby import services
+from lobby import online, services
 from tests.accounts.factories import UserFactory
 
 #: Small knobs, so a match is short (ARCHITECTURE.md).
@@ -20,6 +20,17 @@ SMALL = engine.Rules(payoff_size=5, match_target=10)
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_online_process():
+    """This process's who-is-online bookkeeping starts empty in each test (user ids come back
+    after a test's rows are gone)."""
+    online.PROCESS.written.clear()
+    online.PROCESS.refreshed_at = None
+    yield
+    online.PROCESS.written.clear()
+    online.PROCESS.refreshed_at = None
 
 
 @pytest.fixture
