@@ -76,7 +76,7 @@ def test_an_unknown_type_is_answered_with_the_types_each_socket_knows() -> None:
         '"move", "undo", "resign", "abort", "rematch" or "sync"'
     )
     assert NotificationConsumer()._known_types() == (
-        '"challenge_answer", "seek_take", "watch_seeks" or "sync"'
+        '"challenge_answer", "seek_take", "watch_seeks", "watch_online" or "sync"'
     )
     for consumer in (GameConsumer(), NotificationConsumer()):
         for name in consumer.handlers.values():
