@@ -10,9 +10,9 @@ digest of a user's lists). Each socket is then handed its key's value and decide
 again. The doorbell stays the fast path; the watch is what makes a lost ring cost seconds,
 not a reload. Its cost is one query per process per interval, not one per socket.
 
-A watch may also have a ``beat(keys)``: run in the same hop to the database thread just before
-each read, with the keys open now (an empty list once the last socket closed), for what a
-process keeps about its open sockets (the lobby's who-is-online rows, lobby/online.py).
+A watch may also have a ``beat()``: run in the same hop to the database thread just before
+each read (and once more after the last socket closed), for what a process keeps about its open
+sockets (the lobby's who-is-online rows, lobby/online.py).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Watch:
         self,
         name: str,
         read: Callable[[list[Any]], dict[Any, Any]],
-        beat: Callable[[list[Any]], None] | None = None,
+        beat: Callable[[], None] | None = None,
     ) -> None:
         self.name = name
         self.read = read
@@ -99,7 +99,7 @@ class Watch:
     def _beat_and_read(self, keys: list[Any]) -> dict[Any, Any]:
         if self.beat is not None:
             try:
-                self.beat(keys)
+                self.beat()
             except Exception as exc:  # the read still runs; the next beat tries again
                 logger.warning("the beat of %s failed: %s", self.name, exc)
         return self.read(keys) if keys else {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_timedelta
@@ -22,6 +22,7 @@ from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
 )
+from django.views import i18n as django_i18n
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from django_countries import countries
@@ -161,3 +162,20 @@ def set_language(request: HttpRequest) -> HttpResponse:
         user.language = language
         user.save(update_fields=["language"])
     return response
+
+
+class JavaScriptCatalog(django_i18n.JavaScriptCatalog):
+    """Django's JavaScript catalog (``/jsi18n/``, on every page), built once per language per
+    process: Django reads and merges the catalogs anew for each request, some 150 ms of a
+    server's CPU per page shown, yet they change only when the site is deployed (and a process
+    restarted)."""
+
+    built: ClassVar[dict[str, tuple[bytes, str]]] = {}
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        language = translation.get_language()
+        if language not in self.built:
+            response = super().get(request, *args, **kwargs)
+            self.built[language] = (response.content, response["Content-Type"])
+        content, content_type = self.built[language]
+        return HttpResponse(content, content_type=content_type)

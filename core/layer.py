@@ -5,7 +5,9 @@ process does all of its database work). ``async_to_sync(layer.group_send)`` ther
 thread until the event loop had run the send, so every other socket's database work waited
 behind it. ``group_send_soon`` hands the send to the server's event loop and returns at once;
 where no server loop runs (a job worker, a management command, a test without a server) it
-sends before returning.
+hands it to the process's own sender loop (a daemon thread, started at the first send) and
+waits for it to be sent: one loop for the process's life, so the Redis layer keeps its
+connections instead of opening one per send.
 
 Sends handed over from one thread start in the order they were handed over. The layer is a
 doorbell with at-most-once delivery either way (docs/protocol.md): a lost or late event costs a
@@ -16,11 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 from collections.abc import Awaitable
 from concurrent.futures import Future
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -34,6 +37,22 @@ def attach_loop(loop: asyncio.AbstractEventLoop | None) -> None:
     None forgets it."""
     global _loop
     _loop = loop
+
+
+_sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of the sender thread
+_sender_lock = threading.Lock()
+
+
+def sender_loop() -> asyncio.AbstractEventLoop:
+    """This process's sender loop, running in a daemon thread (started again in a forked
+    child, which inherits the variable but not the thread)."""
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="layer-sender", daemon=True).start()
+            _sender = (os.getpid(), loop)
+        return _sender[1]
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:
@@ -67,7 +86,9 @@ def group_send_soon(group: str, message: dict[str, Any], *, what: str) -> None:
         future.add_done_callback(lambda done: _log_failure(done, what))
         return
     try:
-        async_to_sync(bounded)(layer.group_send(group, message))
+        asyncio.run_coroutine_threadsafe(
+            bounded(layer.group_send(group, message)), sender_loop()
+        ).result()
     except Exception as exc:
         logger.warning("could not send %s: %s", what, exc.__class__.__name__)
 

@@ -26,6 +26,7 @@ from games.models import SEATS, Match
 from games.selectors import (
     game_get,
     game_replay_frames,
+    game_result,
     game_state_frame,
     games_live,
     live_game_rows,
@@ -153,6 +154,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "match": match,
         "seat_names": [match.seat_name(s) for s in SEATS],
         "frames": game_replay_frames(game),
+        "result": game_result(game),
         "share_url": request.build_absolute_uri(reverse("games:replay", args=[game.pk])),
     }
     return render(request, "games/replay.html", context)

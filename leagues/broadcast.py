@@ -1,4 +1,6 @@
-"""Channel-layer plumbing of the ranked queue socket (``/ws/leagues/<slug>/queue/``).
+"""Channel-layer plumbing of the ranked queue socket (``/ws/leagues/<slug>/queue/``), and the
+leagues' frames on the per-user socket (``/ws/me/``): the queue's ``paired`` and a tournament
+round's ``tournament_paired``.
 
 As everywhere on the site, the database is the truth and the channel layer only a doorbell:
 each queue socket also reads the count and its own pairing from the database every
@@ -43,3 +45,12 @@ def queue_paired_send(league_id: int, frames: Mapping[int, dict[str, Any]]) -> N
         {"type": QUEUE_PAIRED, "frames": {str(uid): frame for uid, frame in frames.items()}},
     )
     user_frames_send({uid: [frame] for uid, frame in frames.items()})
+
+
+def tournament_paired_send(frames: Mapping[int, list[dict[str, Any]]]) -> None:
+    """Tell each entrant (by id) that their tournament round is paired: ``tournament_paired``
+    on every ``/ws/me/`` socket of theirs (``notify.js`` shows it as a notice). Called on
+    commit; never raises. The tournament's page says the same to whoever missed it."""
+    from lobby.broadcast import user_frames_send
+
+    user_frames_send(frames)

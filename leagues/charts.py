@@ -1,24 +1,44 @@
-"""A rating-history line chart, drawn as SVG on the server (no script, no outside library).
+"""A rating-history line chart, drawn on the server (no script, no outside library).
 
-``rating_chart_svg`` returns markup for a template: an ``<svg role="img">`` with a ``<title>``
-and ``<desc>`` (read by screen readers), a polyline through the ratings, a dot per rated match
-with its own ``<title>`` (a tooltip), and axis labels: the lowest and highest rating, the
-first and last dates. The description is in the active language (its dates too); the axis
-and tooltip dates are ISO, the same in every language.
+``rating_chart_svg`` returns markup for a template: a ``<figure>`` whose ``<svg role="img">``
+has a ``<title>`` and a ``<desc>`` (read by screen readers), a line through the ratings and a
+dot per rated match with its own ``<title>`` (a tooltip). The svg is as wide as its box and a
+fixed height: its x coordinates are percentages and nothing in it is scaled, so the chart fills
+a phone's card and a laptop's alike. The labels — the highest and lowest rating, the first and
+last dates — are HTML beside and under it, in the page's font and size, hidden from screen
+readers (the description says the same). Every date is written as the reader's language writes
+it (CLDR through Babel: "Mar 16, 2026", "16 thg 3, 2026", "၂၀၂၆ မတ် ၁၆").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
+from itertools import pairwise
 
-from django.utils.formats import date_format
+from babel import Locale
+from babel.dates import format_skeleton
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
-WIDTH, HEIGHT = 320, 120
-LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 22  # room for the axis labels
+from core.i18n import native_digits
+
+HEIGHT = 160  # px: the plot's height (its width is its box's)
+PAD = 8  # px between the highest and lowest points and the plot's edges: the dots stay whole
+
+
+def _day(when: datetime) -> date:
+    return timezone.localtime(when).date() if timezone.is_aware(when) else when.date()
+
+
+def day_text(when: datetime) -> str:
+    """The day of ``when`` (in the site's time zone), short, as the active language writes
+    it: "Mar 16, 2026", "16 thg 3, 2026", "၂၀၂၆ မတ် ၁၆" (Bengali and Burmese in their digits)."""
+    locale = Locale.parse(translation.get_language() or settings.LANGUAGE_CODE, sep="-")
+    return native_digits(format_skeleton("yMMMd", _day(when), locale=locale))
 
 
 def rating_chart_svg(
@@ -33,22 +53,26 @@ def rating_chart_svg(
     if high - low < 20:  # a flat line sits in the middle of a 20-point band
         middle = (high + low) / 2
         low, high = middle - 10, middle + 10
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    step = plot_w / max(1, len(points) - 1)
+    last_index = max(1, len(points) - 1)
 
-    def xy(index: int, rating: float) -> tuple[float, float]:
-        x = LEFT + (index * step if len(points) > 1 else plot_w / 2)
-        y = TOP + (high - rating) / (high - low) * plot_h
-        return round(x, 1), round(y, 1)
+    def xy(index: int, rating: float) -> tuple[str, float]:
+        x = index / last_index * 100 if len(points) > 1 else 50
+        y = PAD + (high - rating) / (high - low) * (HEIGHT - 2 * PAD)
+        return f"{round(x, 2)}%", round(y, 1)
 
     coords = [xy(i, r) for i, (_, r) in enumerate(points)]
-    polyline = " ".join(f"{x},{y}" for x, y in coords)
+    days = [day_text(when) for when, _ in points]
+    segments = format_html_join(
+        "",
+        '<line x1="{}" y1="{}" x2="{}" y2="{}"/>',
+        ((x0, y0, x1, y1) for (x0, y0), (x1, y1) in pairwise(coords)),
+    )
     dots = format_html_join(
         "",
-        '<circle cx="{}" cy="{}" r="3"><title>{} · {}</title></circle>',
+        '<circle cx="{}" cy="{}" r="4"><title>{} · {}</title></circle>',
         (
-            (x, y, when.strftime("%Y-%m-%d"), round(rating))
-            for (x, y), (when, rating) in zip(coords, points, strict=True)
+            (x, y, day, round(rating))
+            for (x, y), day, (_, rating) in zip(coords, days, points, strict=True)
         ),
     )
     first, last = points[0], points[-1]
@@ -62,40 +86,36 @@ def rating_chart_svg(
     ) % {
         "count": matches,
         "first": round(first[1]),
-        "first_date": date_format(first[0], "DATE_FORMAT"),
+        "first_date": days[0],
         "last": round(last[1]),
-        "last_date": date_format(last[0], "DATE_FORMAT"),
+        "last_date": days[-1],
         "lowest": round(min(ratings)),
         "highest": round(max(ratings)),
     }
+    dates = format_html('<time datetime="{}">{}</time>', _day(first[0]), days[0])
+    if days[-1] != days[0]:
+        dates += format_html('<time datetime="{}">{}</time>', _day(last[0]), days[-1])
     return format_html(
-        '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
-        'aria-labelledby="{id}-title {id}-desc" xmlns="http://www.w3.org/2000/svg">'
+        '<figure class="rating-chart-figure">'
+        '<div class="rating-chart-scale" aria-hidden="true"><span>{high}</span><span>{low}</span>'
+        "</div>"
+        '<svg class="rating-chart" width="100%" height="{h}" role="img" focusable="false" '
+        'aria-labelledby="{id}-title {id}-desc">'
         '<title id="{id}-title">{title}</title><desc id="{id}-desc">{desc}</desc>'
-        '<line class="axis" x1="{l}" y1="{t}" x2="{l}" y2="{b}"/>'
-        '<line class="axis" x1="{l}" y1="{b}" x2="{r}" y2="{b}"/>'
-        '<text class="label" x="{lx}" y="{ty}" text-anchor="end">{high}</text>'
-        '<text class="label" x="{lx}" y="{by}" text-anchor="end">{low}</text>'
-        '<text class="label" x="{l}" y="{dy}">{d0}</text>'
-        '<text class="label" x="{r}" y="{dy}" text-anchor="end">{d1}</text>'
-        '<polyline class="line" fill="none" points="{polyline}"/>{dots}</svg>',
-        w=WIDTH,
+        '<line class="axis" x1="0" y1="{top}" x2="100%" y2="{top}"/>'
+        '<line class="axis" x1="0" y1="{bottom}" x2="100%" y2="{bottom}"/>'
+        '<g class="line">{segments}</g>{dots}</svg>'
+        '<div class="rating-chart-dates" aria-hidden="true">{dates}</div>'
+        "</figure>",
         h=HEIGHT,
         id=chart_id,
         title=title,
         desc=desc,
-        l=LEFT,
-        r=WIDTH - RIGHT,
-        t=TOP,
-        b=HEIGHT - BOTTOM,
-        lx=LEFT - 4,
-        ty=TOP + 4,
-        by=HEIGHT - BOTTOM,
-        dy=HEIGHT - 6,
+        top=PAD,
+        bottom=HEIGHT - PAD,
         high=round(high),
         low=round(low),
-        d0=f"{first[0]:%Y-%m-%d}",
-        d1=f"{last[0]:%Y-%m-%d}",
-        polyline=polyline,
+        segments=segments,
         dots=dots,
+        dates=dates,
     )

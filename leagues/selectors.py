@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from games.models import Game, Match
-from games.selectors import match_history_for, match_history_rows
+from games.selectors import match_history_for, match_history_rows, match_result_note
 from leagues.charts import rating_chart_svg
 from leagues.models import League, Membership, RatingChange
 from leagues.services import membership_rating_now
@@ -166,6 +166,7 @@ class MatchRow:
     names: tuple[str, str]
     scores: tuple[int, int]
     winner: int | None
+    how: str  # how it ended when the scores do not say: "Alice resigned: Bruno wins the match."
     game: Game | None  # the current game (live) or the last one (finished)
     date: datetime
 
@@ -180,6 +181,7 @@ def _match_rows(matches: list[Match]) -> list[MatchRow]:
                 names=(match.seat_name(0), match.seat_name(1)),
                 scores=(match.score0, match.score1),
                 winner=match.winner,
+                how=match_result_note(match),
                 game=games[-1] if games else None,
                 date=match.finished_at or match.created_at,
             )
@@ -247,16 +249,7 @@ def user_league_ratings(*, user: Any, now: datetime | None = None) -> list[Leagu
     for m in memberships:
         shown = membership_rating_now(m, now=now)
         changes = list(RatingChange.objects.filter(membership=m).order_by("at", "pk"))
-        points: list[tuple[datetime, float]] = []
-        if changes:
-            points.append((m.joined_at, changes[0].rating_before))
-            points.extend((c.at, c.rating_after) for c in changes)
-        chart = rating_chart_svg(
-            points,
-            title=_("%(name)s's rating in %(league)s")
-            % {"name": user.public_name, "league": m.league.name},
-            chart_id=f"rating-chart-{m.league.slug}",
-        )
+        chart = _history_chart(m, changes, user=user)
         recent = (
             _league_matches(m.league)
             .filter(Q(user0_id=user.pk) | Q(user1_id=user.pk))
@@ -276,6 +269,47 @@ def user_league_ratings(*, user: Any, now: datetime | None = None) -> list[Leagu
             )
         )
     return cards
+
+
+def _history_chart(membership: Membership, changes: list[RatingChange], *, user: Any) -> SafeString:
+    """The chart of a member's rating: where it started, then after each rated match."""
+    points: list[tuple[datetime, float]] = []
+    if changes:
+        points.append((membership.joined_at, changes[0].rating_before))
+        points.extend((c.at, c.rating_after) for c in changes)
+    return rating_chart_svg(
+        points,
+        title=_("%(name)s's rating in %(league)s")
+        % {"name": user.public_name, "league": membership.league.name},
+        chart_id=f"rating-chart-{membership.league.slug}",
+    )
+
+
+@dataclass(frozen=True)
+class MemberRating:
+    """A member's own rating on their league's page."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    chart: SafeString  # empty before their first rated match
+
+
+def member_rating(
+    *, membership: Membership | None, now: datetime | None = None
+) -> MemberRating | None:
+    """The rating of the member looking at their league's page, as it stands, and its history
+    as a chart; None for a visitor who is not an active member."""
+    if membership is None or membership.status != Membership.Status.ACTIVE:
+        return None
+    shown = membership_rating_now(membership, now=now or timezone.now())
+    changes = list(RatingChange.objects.filter(membership=membership).order_by("at", "pk"))
+    return MemberRating(
+        rating=round(shown.rating),
+        deviation=round(shown.deviation),
+        provisional=shown.provisional,
+        chart=_history_chart(membership, changes, user=membership.user),
+    )
 
 
 @dataclass(frozen=True)

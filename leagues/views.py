@@ -53,6 +53,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "league": league,
         "membership": membership,
+        "you": selectors.member_rating(membership=membership),
         "standings": selectors.league_standings(league=league, sort=sort),
         "sort": sort,
         "sorts": [
@@ -260,6 +261,12 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
         Tournament.Status.FINISHED,
     ):
         bracket = tsel.tournament_bracket_view(tournament)
+    standings = (
+        tsel.tournament_standings(tournament)
+        if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+        else []
+    )
+    rounds = tsel.tournament_rounds_view(tournament, viewer=request.user)
     context: dict[str, Any] = {
         "league": tournament.league,
         "tournament": tournament,
@@ -272,10 +279,10 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
         and not entry.is_withdrawn
         and tournament.status != Tournament.Status.FINISHED,
         "entries": tsel.tournament_entries(tournament),
-        "standings": tsel.tournament_standings(tournament)
-        if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
-        else [],
-        "rounds": tsel.tournament_rounds_view(tournament),
+        "standings": standings,
+        "winner": tsel.tournament_winner(tournament, standings),
+        "rounds": rounds,
+        "yours": tsel.tournament_your_pairing(tournament, rounds, viewer=request.user),
         "bracket": bracket,
         "planned": tsel.planned_rounds_shown(tournament),
     }

@@ -54,12 +54,14 @@ class NotificationConsumer(JsonSocket):
     seen: selectors.UserLists  # the lists as this socket last showed them
     online_sent: dict[str, Any] | None  # the last ``online`` frame sent (once watching)
     online_read_at: float  # time.monotonic() of its read
+    counted_online: bool  # PROCESS.join counted this socket in
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen = selectors.UserLists()
         self.online_sent = None
         self.online_read_at = 0.0
+        self.counted_online = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -77,11 +79,14 @@ class NotificationConsumer(JsonSocket):
             self.user_id
         ]
         await database_sync_to_async(PROCESS.join)(self.user_id)  # online, for every process
-        await self._send_challenges()
-        await self._send_games()
+        self.counted_online = True
+        await self._send_lists()
         USER_SOCKETS.add(self.user_id, self)
 
     async def disconnect(self, code: int) -> None:
+        if self.counted_online:  # counted out before the watch lets go: its last beat sees it
+            await database_sync_to_async(PROCESS.leave)(self.user_id)
+            self.counted_online = False
         USER_SOCKETS.discard(getattr(self, "user_id", None), self)
         await super().disconnect(code)
 
@@ -102,8 +107,7 @@ class NotificationConsumer(JsonSocket):
             or committed.challenges != seen.challenges
             or not committed.turns <= seen.turns
         ):
-            await self._send_challenges()
-            await self._send_games()
+            await self._send_lists()
 
     # --- client -> server
 
@@ -130,20 +134,25 @@ class NotificationConsumer(JsonSocket):
         await self._send_online(always=True)
 
     async def _on_sync(self, content: dict[str, Any]) -> None:
-        await self._send_challenges()
-        await self._send_games()
+        await self._send_lists()
         if lobby_group() in self.joined_groups:
             await self._send_seeks()
         if self.online_sent is not None:
             await self._send_online(always=True)
 
-    async def _send_challenges(self) -> None:
-        frame = await database_sync_to_async(selectors.challenges_frame)(user=self.user)
-        await self.send_json(frame)
+    async def _send_lists(self) -> None:
+        """``challenges``, ``games``, then the start of each match of this user's that began
+        lately (``selectors.matches_just_started``: a start this socket may have missed)."""
+        frames = await database_sync_to_async(self._lists)()
+        for frame in frames:
+            await self.send_json(frame)
 
-    async def _send_games(self) -> None:
-        frame = await database_sync_to_async(games_frame)(user=self.user)
-        await self.send_json(frame)
+    def _lists(self) -> list[dict[str, Any]]:
+        return [
+            selectors.challenges_frame(user=self.user),
+            games_frame(user=self.user),
+            *selectors.matches_just_started(user=self.user),
+        ]
 
     async def _send_seeks(self) -> None:
         frame = await database_sync_to_async(selectors.seeks_frame)(user=self.user)

@@ -10,6 +10,7 @@ blocked each other (either way) is listed to either of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -236,6 +237,63 @@ def user_lists(user_ids: list[int]) -> dict[int, UserLists]:
             if user_id in wanted:
                 lists[user_id].challenges.add(challenge_id)
     return lists
+
+
+# --- a match that starts ----------------------------------------------------------------------
+
+
+def challenge_accepted_frame(challenge: Challenge, *, game_id: int) -> dict[str, Any]:
+    """Both players' ``challenge_accepted``: go to the table of ``game_id``, the first game."""
+    return {
+        "type": "challenge_accepted",
+        "challenge": challenge.pk,
+        "match": challenge.match_id,
+        "game": game_id,
+        "url": table_url(game_id),
+    }
+
+
+def seek_taken_frame(seek: Seek, *, game_id: int) -> dict[str, Any]:
+    """The seek's owner's and taker's ``seek_taken``: go to the table of ``game_id``."""
+    return {
+        "type": "seek_taken",
+        "seek": seek.pk,
+        "match": seek.match_id,
+        "game": game_id,
+        "url": table_url(game_id),
+        "owner": user_person(seek.owner),
+        "taker": user_person(seek.taken_by),
+    }
+
+
+def matches_just_started(*, user: User, now: Any = None) -> list[dict[str, Any]]:
+    """The ``challenge_accepted`` and ``seek_taken`` frames of ``user``'s matches that a
+    challenge or a seek began in the last ``LOBBY_TABLE_WAITING`` seconds and that are still
+    on, oldest first. The per-user socket sends them again with its lists, so a page that was
+    still loading when the match began, or a lost doorbell, still takes the player to the
+    table (``notify.js`` goes only to a table this browser has not opened yet)."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.LOBBY_TABLE_WAITING)
+    challenges = Challenge.objects.filter(
+        Q(challenger_id=user.pk) | Q(challenged_id=user.pk),
+        status=Challenge.Status.ACCEPTED,
+        answered_at__gte=since,
+        match__status=Match.Status.ACTIVE,
+    )
+    seeks = Seek.objects.filter(
+        Q(owner_id=user.pk) | Q(taken_by_id=user.pk),
+        status=Seek.Status.TAKEN,
+        taken_at__gte=since,
+        match__status=Match.Status.ACTIVE,
+    ).select_related("owner", "taken_by")
+    started = [(c.answered_at, c, challenge_accepted_frame) for c in challenges] + [
+        (s.taken_at, s, seek_taken_frame) for s in seeks
+    ]
+    frames = []
+    for _at, made, frame in sorted(started, key=lambda row: row[0]):
+        game_id = _first_game_id(made.match_id)
+        if game_id is not None:
+            frames.append(frame(made, game_id=game_id))
+    return frames
 
 
 # --- seeks ------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext_lazy
 
 import engine
 from accounts.models import User
-from accounts.selectors import GUESTS_PLAY_BOTS, user_has_blocked, user_is_guest, user_person
+from accounts.selectors import GUESTS_PLAY_BOTS, user_has_blocked, user_is_guest
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games import hooks
 from games.models import Match
@@ -31,7 +31,7 @@ from games.services import match_create_between
 from lobby.broadcast import seeks_changed_send, user_frames_send
 from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
 from lobby.models import Challenge, ChallengeLink, Seek
-from lobby.selectors import challenge_frame, table_url
+from lobby.selectors import challenge_accepted_frame, challenge_frame, seek_taken_frame
 
 CANNOT_CHALLENGE = _("You cannot challenge this player.")
 CANNOT_TAKE = _("You cannot take this seek.")
@@ -78,6 +78,13 @@ def _send_on_commit(
         transaction.on_commit(partial(user_frames_send, frames))
     if seeks_changed:
         transaction.on_commit(seeks_changed_send)
+
+
+def _refuse_past_limit(found: Any, limit: int, message: Any) -> None:
+    """Refuse too_many when the queryset ``found`` counts ``limit`` rows or more; ``message``
+    is an ``ngettext_lazy`` on ``limit``."""
+    if found.count() >= limit:
+        raise LobbyError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
 
 
 def _challenge_lock(challenge_id: int) -> Challenge:
@@ -185,20 +192,15 @@ def challenge_create(
             raise LobbyError(
                 DUPLICATE, _("You already challenged this player: wait for their answer.")
             )
-        limit = settings.LOBBY_MAX_PENDING_CHALLENGES
-        if waiting.count() >= limit:
-            raise LobbyError(
-                TOO_MANY,
-                lazy_format(
-                    ngettext_lazy(
-                        "You have %(limit)d challenge waiting for an answer: cancel it or wait.",
-                        "You have %(limit)d challenges waiting for an answer: cancel one or wait.",
-                        "limit",
-                    ),
-                    limit=limit,
-                ),
-                params={"limit": limit},
-            )
+        _refuse_past_limit(
+            waiting,
+            settings.LOBBY_MAX_PENDING_CHALLENGES,
+            ngettext_lazy(
+                "You have %(limit)d challenge waiting for an answer: cancel it or wait.",
+                "You have %(limit)d challenges waiting for an answer: cancel one or wait.",
+                "limit",
+            ),
+        )
         challenge = Challenge.objects.create(
             challenger=challenger,
             challenged=challenged,
@@ -277,13 +279,7 @@ def challenge_accept(*, challenge_id: int, user: Any) -> Match:
             _challenge_close(challenge, Challenge.Status.ACCEPTED)
             game = match.current_game
             assert game is not None
-            accepted = {
-                "type": "challenge_accepted",
-                "challenge": challenge.pk,
-                "match": match.pk,
-                "game": game.pk,
-                "url": table_url(game.pk),
-            }
+            accepted = challenge_accepted_frame(challenge, game_id=game.pk)
             _send_on_commit({challenger.pk: [accepted], user.pk: [accepted]})
     if error is not None:
         raise error
@@ -369,23 +365,18 @@ def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
     now = timezone.now()
     with transaction.atomic():
         _lock_user(owner)
-        limit = settings.LOBBY_MAX_OPEN_SEEKS
         open_seeks = Seek.objects.filter(
             owner_id=owner.pk, status=Seek.Status.OPEN, expires_at__gt=now
         )
-        if open_seeks.count() >= limit:
-            raise LobbyError(
-                TOO_MANY,
-                lazy_format(
-                    ngettext_lazy(
-                        "You have %(limit)d open seek already: cancel it or wait for a taker.",
-                        "You have %(limit)d open seeks already: cancel one or wait for a taker.",
-                        "limit",
-                    ),
-                    limit=limit,
-                ),
-                params={"limit": limit},
-            )
+        _refuse_past_limit(
+            open_seeks,
+            settings.LOBBY_MAX_OPEN_SEEKS,
+            ngettext_lazy(
+                "You have %(limit)d open seek already: cancel it or wait for a taker.",
+                "You have %(limit)d open seeks already: cancel one or wait for a taker.",
+                "limit",
+            ),
+        )
         seek = Seek.objects.create(
             owner=owner,
             rules=rules.to_dict(),
@@ -440,15 +431,7 @@ def seek_take(*, seek_id: int, user: Any) -> Match:
             _seek_close(seek, Seek.Status.TAKEN)
             game = match.current_game
             assert game is not None
-            taken = {
-                "type": "seek_taken",
-                "seek": seek.pk,
-                "match": match.pk,
-                "game": game.pk,
-                "url": table_url(game.pk),
-                "owner": user_person(owner),
-                "taker": user_person(user),
-            }
+            taken = seek_taken_frame(seek, game_id=game.pk)
             _send_on_commit({owner.pk: [taken], user.pk: [taken]})
     if error is not None:
         raise error
@@ -507,23 +490,18 @@ def link_create(*, maker: Any, rules: engine.Rules) -> ChallengeLink:
     now = timezone.now()
     with transaction.atomic():
         _lock_user(maker)
-        limit = settings.LOBBY_MAX_OPEN_LINKS
         open_links = ChallengeLink.objects.filter(
             maker_id=maker.pk, status=ChallengeLink.Status.OPEN, expires_at__gt=now
         )
-        if open_links.count() >= limit:
-            raise LobbyError(
-                TOO_MANY,
-                lazy_format(
-                    ngettext_lazy(
-                        "You have %(limit)d open challenge link already: cancel it or wait.",
-                        "You have %(limit)d open challenge links already: cancel one or wait.",
-                        "limit",
-                    ),
-                    limit=limit,
-                ),
-                params={"limit": limit},
-            )
+        _refuse_past_limit(
+            open_links,
+            settings.LOBBY_MAX_OPEN_LINKS,
+            ngettext_lazy(
+                "You have %(limit)d open challenge link already: cancel it or wait.",
+                "You have %(limit)d open challenge links already: cancel one or wait.",
+                "limit",
+            ),
+        )
         return ChallengeLink.objects.create(
             maker=maker,
             token=secrets.token_urlsafe(24),

@@ -92,7 +92,6 @@ def _people_lists(request: HttpRequest) -> dict[str, Any]:
     online, online_count = selectors.people_online(viewer=user)  # type: ignore[arg-type]
     links = selectors.links_open(maker=user)  # type: ignore[arg-type]
     return {
-        "guest": bool(getattr(user, "is_guest", False)),
         "online": [selectors.person_data(u) for u in online],
         "online_count": online_count,
         "search_form": search_form,

@@ -410,6 +410,9 @@ LOBBY_MAX_OPEN_SEEKS = 3
 # Challenge links: seconds one stays open, and how many open links one player may have.
 LOBBY_LINK_TTL = env.int("LOBBY_LINK_TTL", default=24 * 60 * 60)
 LOBBY_MAX_OPEN_LINKS = 5
+# A match a challenge or a seek began is announced again (challenge_accepted, seek_taken) on its
+# players' per-user sockets for LOBBY_TABLE_WAITING seconds, until they open its table.
+LOBBY_TABLE_WAITING = 120
 # Who is online (lobby/online.py): each process refreshes the rows of its open per-user sockets
 # every LOBBY_ONLINE_REFRESH seconds (on the sockets' convergence timer); a row not refreshed for
 # LOBBY_ONLINE_TTL seconds (its process died) no longer counts. The people page lists at most

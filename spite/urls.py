@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import pages as api_pages
@@ -13,7 +12,7 @@ urlpatterns = [
     path("privacy/", views.privacy, name="privacy"),
     path("healthz", views.healthz, name="healthz"),
     path("language/", i18n.set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", i18n.JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/tokens/", api_pages.tokens, name="api_tokens"),
     path("accounts/tokens/<int:token_id>/revoke/", api_pages.token_revoke, name="api_token_revoke"),
     path("accounts/", include("accounts.urls")),

@@ -120,8 +120,14 @@ def needs_services(item: pytest.Item) -> bool:
     """Whether ``item`` uses the database (``django_db`` or a database fixture), a socket helper
     or the channel layer (tests/sockets.py, channels.testing, channels.layers, imported into
     its module) or a real server (a fixture from tests/live_server.py or the browser
-    conftest, anything imported from tests/live_server.py, a browser test)."""
-    if item.get_closest_marker("django_db") or item.get_closest_marker("browser"):
+    conftest, anything imported from tests/live_server.py). A browser test drives pages whose
+    server code those tests run on both databases and layers, so it runs once, unless its module
+    builds sites of its own on PostgreSQL and Redis (imports from tests/live_server.py: the
+    fault tests in Chromium)."""
+    module = getattr(item, "module", None)
+    if item.get_closest_marker("browser"):
+        return module is not None and _module_uses_services(module)
+    if item.get_closest_marker("django_db"):
         return True
     if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
@@ -131,7 +137,6 @@ def needs_services(item: pytest.Item) -> bool:
             for definition in definitions:
                 if _is_service_module(getattr(definition.func, "__module__", None)):
                     return True
-    module = getattr(item, "module", None)
     return module is not None and _module_uses_services(module)
 
 

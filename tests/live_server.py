@@ -38,6 +38,7 @@ import os
 import secrets
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,19 @@ class LiveServer:
         last (its last line of output)."""
         output = self.manage("shell", "--no-imports", "-c", code).stdout
         return json.loads(output.strip().splitlines()[-1])
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """The rows of a read-only SQL query (``%s`` placeholders) on the server's database,
+        read directly: a poll or a check that needs no ``manage.py`` process (each costs a
+        Django start, a second or more of CPU)."""
+        if self.database_url.startswith("sqlite:///"):
+            path = self.database_url.removeprefix("sqlite:///")
+            with contextlib.closing(sqlite3.connect(path, timeout=10)) as connection:
+                return connection.execute(sql.replace("%s", "?"), params).fetchall()
+        import psycopg
+
+        with psycopg.connect(self.database_url) as connection:
+            return connection.execute(sql, params).fetchall()
 
     def kill(self) -> None:
         """SIGKILL the server, as a crash would: no shutdown, its sockets just drop."""
@@ -188,13 +202,16 @@ def job_worker(
 
 def server_env(database_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The server's environment: this one without the deployment's variables, DEBUG on, the
-    given SQLite file, no Redis, then ``extra``."""
+    given SQLite file, no Redis, the site's settings with a fast password hasher
+    (tests/server_settings.py), then ``extra``."""
     env = dict(os.environ)
     for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "EMAIL_URL"):
         env.pop(name, None)
+    python_path = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.update(
         {
-            "DJANGO_SETTINGS_MODULE": "spite.settings",
+            "DJANGO_SETTINGS_MODULE": "tests.server_settings",  # the site's, a fast hasher
+            "PYTHONPATH": python_path,
             "DATABASE_URL": database_url,
             "DEBUG": "true",
             "PYTHONUNBUFFERED": "1",

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.test import Client
 
 QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
+FIRST = 10.0  # seconds a test waits for the first frame it expects
 
 
 def origin_header() -> tuple[bytes, bytes]:
@@ -42,9 +43,16 @@ async def open_socket(
     return communicator
 
 
-async def frames(communicator: WebsocketCommunicator, quiet: float = QUIET) -> list[dict[str, Any]]:
-    """Every frame that arrives until the socket has been quiet for ``quiet`` seconds."""
-    received = []
+async def frames(
+    communicator: WebsocketCommunicator, quiet: float = QUIET, first: float = FIRST
+) -> list[dict[str, Any]]:
+    """The frames a test expects: the first, waited for up to ``first`` seconds (a busy
+    machine may take longer than ``quiet`` to send it), then every frame that arrives until
+    the socket has been quiet for ``quiet`` seconds. To show that nothing comes, use
+    ``communicator.receive_nothing(timeout=QUIET)``."""
+    if await communicator.receive_nothing(timeout=first):
+        return []
+    received = [await communicator.receive_json_from()]
     while not await communicator.receive_nothing(timeout=quiet):
         received.append(await communicator.receive_json_from())
     return received

@@ -80,30 +80,34 @@ def _failing_context_processor(request):
 
 
 class _Texts(HTMLParser):
-    """The texts a person reads: text nodes (not in code, script, style or the language
-    switcher's options, which name each language in its own) and the read attributes."""
+    """The texts a person reads: text nodes (not in code, script or style, nor in an element
+    marked with a language of its own, as the switcher names each language in its own) and the
+    read attributes."""
 
-    SKIPPED = {"code", "script", "style", "option"}
+    SKIPPED = {"code", "script", "style"}
+    VOID = {"meta", "link", "input", "br", "img"}
 
     def __init__(self) -> None:
         super().__init__()
-        self.open: list[str] = []
+        self.open: list[tuple[str, bool]] = []  # (tag, in another language)
         self.texts: set[str] = set()
 
     def handle_starttag(self, tag, attrs):
-        if tag not in {"meta", "link", "input", "br", "img"}:
-            self.open.append(tag)
+        if tag not in self.VOID:
+            own_language = tag != "html" and any(name == "lang" for name, _ in attrs)
+            self.open.append((tag, own_language))
         for name, value in attrs:
             if name in {"aria-label", "title", "alt", "placeholder"} and value:
                 self.texts.add(value.strip())
 
     def handle_endtag(self, tag):
-        if tag in self.open:
-            while self.open and self.open.pop() != tag:
+        if any(open_tag == tag for open_tag, _ in self.open):
+            while self.open and self.open.pop()[0] != tag:
                 pass
 
     def handle_data(self, data):
-        if not self.SKIPPED.intersection(self.open) and any(c.isalpha() for c in data):
+        skipped = any(tag in self.SKIPPED or other for tag, other in self.open)
+        if not skipped and any(c.isalpha() for c in data):
             self.texts.add(" ".join(data.split()))
 
 

@@ -1,5 +1,5 @@
 """The site in six languages: which language a person gets (profile, else the switcher's cookie,
-else Accept-Language, else English), the footer's switcher for visitors and players, and every
+else Accept-Language, else English), the header's switcher for visitors and players, and every
 page a player or a visitor can reach, rendered in every language with the right ``lang``.
 
 The page list is not written by hand: the test crawls the site's own links from the home page,
@@ -225,18 +225,21 @@ def test_a_players_profile_language_wins_over_the_browser(client) -> None:
     assert HTML_LANG.search(html).group(1) == "vi"
 
 
-# --- The footer's switcher -----------------------------------------------------------------
+# --- The header's switcher -----------------------------------------------------------------
 
 
 @pytest.mark.django_db
-def test_the_footer_offers_every_language_in_its_own_name(client) -> None:
-    html = client.get(reverse("home")).content.decode()
+def test_the_header_offers_every_language_in_its_own_name_one_button_each(client) -> None:
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="it").content.decode()
 
-    switcher = html[html.index('class="language-switcher') :]
+    header = html[html.index('class="site-header"') : html.index("</header>")]
+    switcher = header[header.index('class="language-switcher') :]
     for code, name in settings.LANGUAGES:
-        assert f'<option value="{code}" lang="{code}"' in switcher
+        assert f'name="language" value="{code}" lang="{code}"' in switcher
         assert name in switcher
+    assert 'value="it" lang="it" aria-current="true"' in switcher  # the one in use, marked
     assert f'action="{reverse("set_language")}"' in switcher
+    assert "<select" not in switcher  # no separate "Change" button to press
 
 
 @pytest.mark.django_db

@@ -88,6 +88,33 @@ def test_the_javascript_catalog_is_served_in_every_language(client: Client, lang
     assert "django.gettext" in body and "django.ngettext" in body and "interpolate" in body
 
 
+def test_the_catalog_is_built_once_per_language_and_each_language_keeps_its_own(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.views.i18n import JavaScriptCatalog as DjangosCatalog
+
+    from core.i18n import JavaScriptCatalog
+
+    monkeypatch.setattr(JavaScriptCatalog, "built", {})
+    builds: list[str] = []
+    build = DjangosCatalog.get
+
+    def counted(self, request, *args, **kwargs):  # type: ignore[no-untyped-def]
+        builds.append(request.LANGUAGE_CODE)
+        return build(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(DjangosCatalog, "get", counted)
+    bodies = {}
+    for language in ("vi", "vi", "my", "vi", "my"):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        bodies.setdefault(language, set()).add(client.get(reverse("javascript-catalog")).content)
+    assert builds == ["vi", "my"]  # once each
+    assert all(len(seen) == 1 for seen in bodies.values())
+    assert bodies["vi"] != bodies["my"]
+    vietnamese = next(iter(bodies["vi"])).decode()
+    assert json.dumps("Lượt của bạn") in vietnamese  # "Your turn", as the catalog writes it
+
+
 # --- the texts ----------------------------------------------------------------------------
 
 

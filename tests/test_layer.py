@@ -1,6 +1,6 @@
 """core.layer.group_send_soon: in a server they hand the send to the server's
-loop and return at once (the database thread is not held); without one they send before
-returning; a failed send is logged, never raised."""
+loop and return at once (the database thread is not held); without one they send on the
+process's own sender loop before returning; a failed send is logged, never raised."""
 
 from __future__ import annotations
 
@@ -27,9 +27,17 @@ def server_loop() -> Iterator[asyncio.AbstractEventLoop]:
         yield loop
     finally:
         layer.attach_loop(None)
+        asyncio.run_coroutine_threadsafe(_settle(), loop).result(5)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         loop.close()
+
+
+async def _settle() -> None:
+    """Let the sends still finishing on the loop finish (or time out) before it closes."""
+    others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=2)
 
 
 class _SlowLayer:
@@ -85,6 +93,25 @@ def test_without_a_server_loop_the_message_is_sent_before_returning(monkeypatch)
         return list(sent)
 
     assert _in_plain_thread(send) == [("layer-test", {"type": "ping", "n": 1})]
+
+
+def test_without_a_server_loop_every_send_runs_on_one_loop_of_the_process(monkeypatch) -> None:
+    """A job worker's sends share one loop, so the Redis layer keeps its connections (a fresh
+    loop per send would open one per send); a forked child makes its own."""
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    class Recording:
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            loops.append(asyncio.get_running_loop())
+
+    monkeypatch.setattr(layer, "get_channel_layer", lambda: Recording())
+    for _ in range(3):
+        _in_plain_thread(lambda: layer.group_send_soon("g", {"type": "ping"}, what="a ping"))
+    assert len(loops) == 3 and len(set(loops)) == 1
+
+    monkeypatch.setattr(layer.os, "getpid", lambda: -1)  # as in a child after fork
+    _in_plain_thread(lambda: layer.group_send_soon("g", {"type": "ping"}, what="a ping"))
+    assert loops[-1] is not loops[0]
 
 
 def test_in_a_server_the_send_is_handed_to_its_loop_without_waiting(

@@ -30,16 +30,21 @@ def test_a_db_fixture_marks_the_test(request: pytest.FixtureRequest, db: None) -
 def test_the_services_pass_selects_exactly_the_tests_that_need_them() -> None:
     """Collected with ``-m services`` as CI's second pass selects: the socket tests (helpers from
     tests/sockets.py, channels.testing), a module importing tests/live_server.py, the browser
-    tests (their fixtures) and a database module are in; the engine's and a pure socket-codec
-    module's are out (each module here is all in or all out)."""
+    tests that build sites of their own on PostgreSQL and Redis, and a database module are in;
+    the engine's, a pure socket-codec module's and the other browser tests (their pages' server
+    code runs in the others) are out (each module here is all in or all out)."""
     marked = {
         "tests/lobby/test_consumers.py",  # tests/sockets.py
         "tests/benchfloor/test_floors.py",  # channels.testing
-        "tests/browser/test_sockets.py",  # the browser fixtures
+        "tests/browser/test_table_faults.py",  # a browser test importing tests/live_server.py
         "tests/accounts/test_block.py",  # django_db
         "tests/games/test_bot_jobs.py",  # tests/live_server.py
     }
-    unmarked = {"tests/engine/test_cards.py", "tests/games/test_sockets.py"}
+    unmarked = {
+        "tests/engine/test_cards.py",
+        "tests/games/test_sockets.py",
+        "tests/browser/test_sockets.py",  # the browser fixtures alone
+    }
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
     done = subprocess.run(
         [*command, "-m", "services", *sorted(marked | unmarked)],

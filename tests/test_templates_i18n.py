@@ -26,8 +26,8 @@ LETTER = re.compile(r"[^\W\d_]")
 # value is only sent).
 READ_ATTRIBUTES = {"alt", "title", "aria-label", "placeholder", "aria-roledescription", "label"}
 BUTTON_TYPES = {"submit", "button", "reset"}
-# Elements whose text is not language: code names, scripts, styles.
-SKIPPED = {"code", "script", "style"}
+# Elements whose text is not language: code names, keys of the keyboard, scripts, styles.
+SKIPPED = {"code", "kbd", "script", "style"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 # Texts that stay as they are in every language.
 ALLOWED = {

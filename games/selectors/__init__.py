@@ -8,7 +8,8 @@ from ``games.selectors`` and never need to know which module holds what:
 - ``actions``: whether a seat may undo or abort now, and what an undo takes back;
 - ``replay``: a game rebuilt from its seed and Move log, and the replay page's frames;
 - ``live``: a player's matches in progress and the watch list;
-- ``history``: one player's matches.
+- ``history``: one player's matches;
+- ``results``: a match's and a game's result in words.
 """
 
 from games.selectors.actions import (
@@ -40,9 +41,16 @@ from games.selectors.live import (
     matches_in_progress,
 )
 from games.selectors.replay import LogRow, game_log, game_replay, game_replay_frames
+from games.selectors.results import (
+    GameResult,
+    game_result,
+    match_result_note,
+    match_result_words,
+)
 
 __all__ = [
     "LAST_MOVES",
+    "GameResult",
     "HistoryEntry",
     "LiveGame",
     "LogRow",
@@ -54,6 +62,7 @@ __all__ = [
     "game_may_abort",
     "game_replay",
     "game_replay_frames",
+    "game_result",
     "game_seats_moved",
     "game_state_frame",
     "game_undo_plan",
@@ -63,6 +72,8 @@ __all__ = [
     "log_tail",
     "match_history_for",
     "match_history_rows",
+    "match_result_note",
+    "match_result_words",
     "matches_in_progress",
     "undo_allowed",
     "user_has_sat",

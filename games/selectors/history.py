@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import Game, Match
+from games.selectors.results import match_result_note
 
 
 def match_history_for(user: object) -> QuerySet[Match]:
@@ -32,6 +33,7 @@ class HistoryEntry:
     opponent_is_bot: bool
     opponent_username: str  # "" for a bot, or an account no longer active
     result: str  # "won", "lost", "aborted", "in_progress"
+    how: str  # how it ended when the scores do not say: "Alice resigned: Bruno wins the match."
     score: int
     opponent_score: int
     target: int
@@ -73,6 +75,7 @@ def match_history_rows(matches: list[Match], user: object) -> list[HistoryEntry]
                 if opponent is not None and opponent.is_active
                 else "",
                 result=_result(match, seat),
+                how=match_result_note(match),
                 score=match.scores[seat],
                 opponent_score=match.scores[1 - seat],
                 target=match.target,

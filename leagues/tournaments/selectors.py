@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from leagues.models import Entry, Membership, Tournament, TournamentMatch
 from leagues.tournaments.pairing import Bracket, elimination_bracket
@@ -31,6 +32,23 @@ class Row:
     reached: str  # elimination: how far they went
     withdrawn: bool
     rating: int | None = None  # the league rating now (rounded)
+
+    @property
+    def reached_text(self) -> str:
+        """``reached`` (a code: "champion", "final", "semi-final", "quarter-final",
+        "round 2") in the reader's language."""
+        if self.reached.startswith("round "):
+            # Translators: how far a player went in an elimination: the round they lost in.
+            return pgettext("elimination: how far a player went", "round %(number)s") % {
+                "number": self.reached.removeprefix("round ")
+            }
+        words = {
+            "champion": pgettext("elimination: how far a player went", "champion"),
+            "final": pgettext("elimination: how far a player went", "final"),
+            "semi-final": pgettext("elimination: how far a player went", "semi-final"),
+            "quarter-final": pgettext("elimination: how far a player went", "quarter-final"),
+        }
+        return words.get(self.reached, self.reached)
 
 
 def tournament_standings(tournament: Tournament) -> list[Row]:
@@ -142,6 +160,7 @@ class PairingView:
     match: Any
     game_id: int | None
     live: bool
+    yours: bool = False  # the viewer plays in it
 
 
 def _result_text(p: TournamentMatch) -> str:
@@ -154,11 +173,15 @@ def _result_text(p: TournamentMatch) -> str:
     return "1-0" if p.winner_id == p.first_id else "0-1"
 
 
-def tournament_rounds_view(tournament: Tournament) -> list[tuple[Any, list[PairingView]]]:
+def tournament_rounds_view(
+    tournament: Tournament, *, viewer: Any = None
+) -> list[tuple[Any, list[PairingView]]]:
     """(round, its pairings) newest round first, each pairing with its result text, the
-    match's last game (to watch or replay) and whether it is live."""
+    match's last game (to watch, play or replay), whether it is live and whether ``viewer``
+    plays in it."""
     from games.models import Game, Match
 
+    viewer_id = viewer.pk if getattr(viewer, "is_authenticated", False) else None
     rounds = tournament_rounds(tournament)
     match_ids = [p.match_id for r in rounds for p in r.pairings.all() if p.match_id]
     last_game: dict[int, int] = {}
@@ -182,11 +205,45 @@ def tournament_rounds_view(tournament: Tournament) -> list[tuple[Any, list[Pairi
                 p.match,
                 last_game.get(p.match_id) if p.match_id else None,
                 p.match_id is not None and p.match.status == Match.Status.ACTIVE,
+                viewer_id is not None and viewer_id in (p.first_id, p.second_id),
             )
             for p in rnd.pairings.all()
         ]
         out.append((rnd, views))
     return out
+
+
+@dataclass(frozen=True)
+class YourPairing:
+    """The viewer's pairing in a running tournament's newest round."""
+
+    round: Any
+    pairing: PairingView
+    opponent: Any  # None: a bye
+
+
+def tournament_your_pairing(
+    tournament: Tournament, rounds: list[tuple[Any, list[PairingView]]], *, viewer: Any
+) -> YourPairing | None:
+    """While the tournament runs, ``viewer``'s pairing in its newest round (``rounds`` from
+    ``tournament_rounds_view(viewer=viewer)``); None when they are not paired in it, or the
+    tournament is over."""
+    if tournament.status != Tournament.Status.RUNNING or not rounds:
+        return None
+    rnd, pairings = rounds[0]
+    mine = next((p for p in pairings if p.yours), None)
+    if mine is None:
+        return None
+    opponent = mine.second if mine.first.pk == viewer.pk else mine.first
+    return YourPairing(rnd, mine, opponent)
+
+
+def tournament_winner(tournament: Tournament, standings: list[Row]) -> Any:
+    """The winner of a finished tournament (first in its standings: the champion of an
+    elimination), or None while it is not finished."""
+    if tournament.status != Tournament.Status.FINISHED or not standings:
+        return None
+    return standings[0].user
 
 
 @dataclass(frozen=True)

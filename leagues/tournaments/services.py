@@ -11,6 +11,7 @@ import contextlib
 import math
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Game, Match, Move
+from leagues.broadcast import tournament_paired_send
 from leagues.models import Entry, League, Membership, Round, Tournament, TournamentMatch
 from leagues.tournaments.pairing import (
     Entrant,
@@ -328,6 +330,7 @@ def _round_open(t: Tournament, number: int) -> Round:
         (r.first, r.second): r
         for r in forfeits_for_withdrawn([p for p in pairings if p], withdrawn)
     }
+    rows = []
     for board, p in enumerate(pairings, start=1):
         if p is None:
             continue
@@ -342,8 +345,45 @@ def _round_open(t: Tournament, number: int) -> Round:
         else:
             row.match = _match_for(t, users[p.first], users[p.second])
         row.save()
+        rows.append(row)
+    frames = _paired_frames(t, number, rows, users, withdrawn)
+    transaction.on_commit(partial(tournament_paired_send, frames))
     tournament_round_close(round=rnd)
     return rnd
+
+
+def _paired_frames(
+    t: Tournament, number: int, rows: list[TournamentMatch], users: dict[int, Any], withdrawn: Any
+) -> dict[int, list[dict[str, Any]]]:
+    """``tournament_paired`` for each entrant paired in round ``number`` (not a withdrawn
+    one): the opponent (None for a bye), the match and its table's address to play it, else
+    the tournament's page (docs/protocol.md, "The per-user socket")."""
+    from django.urls import reverse
+
+    from accounts.selectors import user_person
+
+    page = reverse("leagues:tournament", args=[t.league.slug, t.slug])
+    frames: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        game = row.match.current_game if row.match is not None else None
+        for me, other in ((row.first_id, row.second_id), (row.second_id, row.first_id)):
+            if me is None or me in withdrawn:
+                continue
+            frames[me] = [
+                {
+                    "type": "tournament_paired",
+                    "league": t.league.slug,
+                    "tournament": t.slug,
+                    "name": t.name,
+                    "round": number,
+                    "opponent": user_person(users[other]) if other is not None else None,
+                    "match": row.match_id,
+                    "game": game.pk if game is not None else None,
+                    "url": reverse("games:table", args=[game.pk]) if game is not None else page,
+                    "tournament_url": page,
+                }
+            ]
+    return frames
 
 
 def tournament_round_close(*, round: Round) -> bool:

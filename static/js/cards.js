@@ -169,7 +169,8 @@ export function isRed(code) {
 
 /**
  * A new element: `el("button", {type: "button", class: "x", text: "Go", "aria-label": …}, …children)`.
- * `class`, `text` and `style` (an object) are set directly, every other key as an attribute;
+ * `class`, `text` and `style` (an object of CSS properties, custom ones too: `{"--n": "3"}`)
+ * are set directly, every other key as an attribute;
  * null, undefined and false leave it out, true is "true" for `data-`/`aria-` attributes and
  * empty (present) for the others (`hidden`, `disabled`). Children may be nodes, strings or
  * arrays of them; null, undefined and false are skipped. Shared by every page script.
@@ -180,7 +181,7 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "class") node.className = value;
     else if (name === "text") node.textContent = value;
-    else if (name === "style") Object.assign(node.style, value);
+    else if (name === "style") for (const [property, v] of Object.entries(value)) node.style.setProperty(property, v);
     else if (value === true) node.setAttribute(name, name.startsWith("data-") || name.startsWith("aria-") ? "true" : "");
     else node.setAttribute(name, String(value));
   }
@@ -288,15 +289,28 @@ export function payoffContent(top, size) {
   ];
 }
 
-/** A side stack fanned so every card shows. */
+/** How many cards of a side stack show in full (their corners, and the top card whole). */
+export const FAN_SHOWN = 3;
+
+/**
+ * A side stack fanned downwards: its top FAN_SHOWN cards show their corners (the top card
+ * whole), the ones under them only as edges sharing a few pixels, so a fan never grows past
+ * a fixed height (table.css: --fan-max); a count says how many cards it holds.
+ */
 export function sideFan(cards, key) {
+  const edges = Math.max(0, cards.length - FAN_SHOWN);
+  const faces = cards.map((c, i) => {
+    const face = cardFace(c);
+    if (i < edges) face.classList.add("is-edge");
+    return face;
+  });
   const fan = el(
     "span",
-    { class: "pile pile-fan", "data-pile": key, style: { "--fan-count": String(Math.max(cards.length, 1)) } },
-    cards.length ? cards.map((c) => cardFace(c)) : [cardEmpty()],
+    { class: "pile pile-fan", "data-pile": key, style: { "--fan-edges": String(Math.max(edges, 1)) } },
+    cards.length ? faces : [cardEmpty()],
   );
-  if (cards.length > 7) fan.classList.add("is-tight");
-  return fan;
+  if (!edges) return fan;
+  return el("span", { class: "fan-box" }, fan, el("span", { class: "pile-count fan-count", "aria-hidden": "true" }, formatNumber(cards.length)));
 }
 
 /** The stock: a back (or an empty place) and how many cards it holds; never its cards. */

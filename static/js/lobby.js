@@ -144,11 +144,11 @@ class PeopleLobby {
   }
 
   personItem(who, preset) {
-    const line = el("div", { class: "lobby-who" });
-    if (who.flag) {
-      line.append(el("span", { class: "flag", role: "img", "aria-label": who.country_name, title: who.country_name, text: who.flag }), " ");
-    }
-    line.append(...this.person("%(name)s", who));
+    const line = el("div", { class: "lobby-who" }, ...this.person("%(name)s", who));
+    // The country by its name in the reader's language (the socket's); the flag only beside it.
+    const country = who.country_name
+      ? el("div", { class: "lobby-when lobby-country muted" }, who.flag ? [el("span", { class: "flag", "aria-hidden": "true", text: who.flag }), " "] : [], who.country_name)
+      : null;
     const form = this.$("quick-template").content.firstElementChild.cloneNode(true);
     form.querySelector('[data-part="quick-username"]').value = who.username;
     form.querySelector('[data-part="quick-button"]').setAttribute("aria-label", t("challengeLabel", { name: who.name }));
@@ -156,7 +156,7 @@ class PeopleLobby {
     return el(
       "li",
       { class: "lobby-item", "data-person": who.username },
-      el("div", { class: "lobby-item-text" }, line),
+      el("div", { class: "lobby-item-text" }, line, country),
       el("div", { class: "lobby-item-actions" }, form),
     );
   }

@@ -1,10 +1,12 @@
 // Live notices for a logged-in player, on every page: one WebSocket to /ws/me/ (docs/protocol.md,
 // "The per-user socket"). A challenge received shows as a card with Accept and Decline; when a
 // match of yours starts (your challenge accepted, your seek taken, or you accepted), the page goes
-// to its table. Your turn in a game that is not open in this tab shows a notice with a link to
-// its table (`game_started` and the `games` list are left to page scripts and programs). Every
-// frame is also dispatched as a `spite:me` event on `document`, so a page script (lobby.js) can
-// keep its own lists live without a second socket. No build step.
+// to its table, unless this browser has opened that table already. Your turn in a game of
+// another match than the table in front shows a notice with a link to its table (`game_started`
+// and the `games` list are left to page scripts and programs); so does a tournament round of
+// yours being paired, with "Play your match". Every frame is also dispatched as
+// a `spite:me` event on `document`, so a page script (lobby.js) can keep its own lists live
+// without a second socket. No build step.
 
 import { addTexts, el, gettext_noop, ngettext_lazy, t, template, tn, withPerson } from "./cards.js";
 import { Socket } from "./socket.js";
@@ -32,6 +34,11 @@ addTexts({
   notifyStartingPlain: gettext_noop("Your match starts: going to the table…"),
   notifyYourTurn: gettext_noop("It is your turn in another game."),
   notifyGoToTable: gettext_noop("Go to the table"),
+  // Translators: a notice; round is the round's number, tournament the tournament's name, name the opponent.
+  notifyPaired: gettext_noop("Round %(round)s of %(tournament)s is paired: you play %(name)s."),
+  notifyPairedBye: gettext_noop("Round %(round)s of %(tournament)s is paired: you have a bye."),
+  notifyPlayYourMatch: gettext_noop("Play your match"),
+  notifySeeTournament: gettext_noop("See the tournament"),
 });
 
 const INFO_LIFETIME = 15000; // ms an information notice stays before it goes by itself
@@ -41,6 +48,30 @@ function expiryText(iso) {
   const left = Date.parse(iso) - Date.now();
   if (left < 60000) return t("expiresSoon");
   return tn("expiresIn", Math.floor(left / 60000));
+}
+
+// The tables this browser has opened lately (their addresses), so a match's start that the
+// server says again (docs/protocol.md: on connect, for LOBBY_TABLE_WAITING seconds) takes a
+// player only to a table they have not sat at yet.
+const OPENED_KEY = "spite:tables-opened";
+const OPENED_KEEP = 20;
+
+function tablesOpened() {
+  try {
+    const list = JSON.parse(window.localStorage.getItem(OPENED_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return []; // storage off or unreadable: every start counts as new
+  }
+}
+
+function rememberTableOpened(url) {
+  const list = [url, ...tablesOpened().filter((known) => known !== url)].slice(0, OPENED_KEEP);
+  try {
+    window.localStorage.setItem(OPENED_KEY, JSON.stringify(list));
+  } catch {
+    // storage off: nothing to remember
+  }
 }
 
 function csrfToken() {
@@ -58,6 +89,7 @@ class Notifier {
     this.socket = null;
     this.answering = null; // the id of the challenge whose answer is on its way
     this.frames = 0;
+    if (document.querySelector("[data-table]")) rememberTableOpened(window.location.pathname);
     window.setInterval(() => this.tick(), TICK);
     this.connect();
   }
@@ -103,6 +135,9 @@ class Notifier {
       case "your_turn":
         this.yourTurn(frame);
         break;
+      case "tournament_paired":
+        this.roundPaired(frame);
+        break;
       case "error":
         this.showError(frame);
         break;
@@ -135,6 +170,7 @@ class Notifier {
   }
 
   matchStarts(frame) {
+    if (frame.url && tablesOpened().includes(frame.url)) return; // sat there already
     const other = frame.type === "seek_taken"
       ? (frame.owner && frame.owner.username === this.me ? frame.taker : frame.owner)
       : null;
@@ -150,6 +186,8 @@ class Notifier {
 
   yourTurn(frame) {
     if (!frame.url || window.location.pathname === frame.url) return; // the table shows it
+    const table = document.querySelector("[data-table]");
+    if (table && table.dataset.match === String(frame.match)) return; // its next game: the table links it
     const game = String(frame.game);
     if (this.list.querySelector(`[data-turn="${CSS.escape(game)}"]`)) return; // told already
     const close = el("button", { type: "button", class: "notice-close", "aria-label": t("notifyDismiss"), text: "×" });
@@ -163,6 +201,27 @@ class Notifier {
     close.addEventListener("click", () => this.remove(card));
     this.list.prepend(card);
     this.say(t("notifyYourTurn"));
+  }
+
+  // A tournament round of yours is paired: a notice that stays until dismissed, with the way
+  // to your match (or to the tournament, for a bye).
+  roundPaired(frame) {
+    if (window.location.pathname === frame.url) return; // at that table already
+    const key = `${frame.league}/${frame.tournament}/${frame.round}`;
+    if (this.list.querySelector(`[data-paired="${CSS.escape(key)}"]`)) return; // told already
+    const params = { round: frame.round, tournament: frame.name };
+    const words = () => (frame.opponent ? withPerson(template("notifyPaired"), frame.opponent, { params }) : [t("notifyPairedBye", params)]);
+    const close = el("button", { type: "button", class: "notice-close", "aria-label": t("notifyDismiss"), text: "×" });
+    const card = el(
+      "li",
+      { class: "notice notice-info", "data-paired": key },
+      el("p", {}, words()),
+      el("p", {}, el("a", { href: frame.url, text: t(frame.game ? "notifyPlayYourMatch" : "notifySeeTournament") })),
+      close,
+    );
+    close.addEventListener("click", () => this.remove(card));
+    this.list.prepend(card);
+    this.say(...words());
   }
 
   showError(frame) {
@@ -191,6 +250,8 @@ class Notifier {
     };
     const accept = button("accept", "button");
     const decline = button("decline", "button-secondary");
+    // The list item stays a list item (axe: a list holds only items); the group it holds
+    // names the notice for the buttons inside it.
     const card = el(
       "li",
       {
@@ -199,18 +260,20 @@ class Notifier {
         "data-name": c.from.name,
         "data-bot": Boolean(c.from.is_bot),
         "data-expires": c.expires_at,
-        role: "group",
-        "aria-labelledby": titleId,
       },
       el(
-        "p",
-        { class: "notice-title", id: titleId },
-        withPerson(template("challengesYou"), c.from),
+        "div",
+        { role: "group", "aria-labelledby": titleId },
+        el(
+          "p",
+          { class: "notice-title", id: titleId },
+          withPerson(template("challengesYou"), c.from),
+        ),
+        el("p", { class: "notice-rules", text: c.summary }),
+        el("p", { class: "notice-when", "data-part": "expiry", text: expiryText(c.expires_at) }),
+        el("div", { class: "notice-actions" }, accept, decline),
+        el("p", { class: "notice-error", role: "alert", hidden: true }),
       ),
-      el("p", { class: "notice-rules", text: c.summary }),
-      el("p", { class: "notice-when", "data-part": "expiry", text: expiryText(c.expires_at) }),
-      el("div", { class: "notice-actions" }, accept, decline),
-      el("p", { class: "notice-error", role: "alert", hidden: true }),
     );
     this.list.prepend(card);
     if (announce) this.say(...withPerson(template("notifyChallengeAnnounce"), c.from, { params: { rules: c.summary } }));

@@ -2,13 +2,15 @@
 // (games.selectors.game_replay_frames: the deal, then the board after every row of the log),
 // both hands face up since the game is over. Buttons ⏮ ◀ ▶ ⏭, the keys ← → Home End, a slider
 // and the move list jump around; the address keeps `#ply=N` (the board after N rows, 0 = the
-// deal) so a shared link opens at that move. Cards are drawn by cards.js, like the table's.
+// deal) so a shared link opens at that move; the last move is followed by how the game ended,
+// in results.js's words, the table's. Cards are drawn by cards.js, like the table's.
 
 import {
   addTexts, t, tn, gettext_noop, ngettext_lazy, formatList, formatNumber, cardName, isRed, rankLabel,
   SUIT_SYMBOL, el, cardFace, cardEmpty, splitMove, fromText, toText, movedCard, payoffContent,
   sideFan, stockContent, centerContent,
 } from "./cards.js";
+import { endWords } from "./results.js";
 
 addTexts({
   seatName: gettext_noop("Player %(n)s"),
@@ -23,9 +25,6 @@ addTexts({
   replayTookBack: ngettext_lazy("%(n)s. %(name)s took back a move.", "%(n)s. %(name)s took back %(count)s moves."),
   // Translators: a line of the move list, after the player's name: "Bruno ↶ took back 2".
   logTookBack: gettext_noop("took back %(count)s"),
-  // Translators: points is the points the winner scores.
-  replayWon: gettext_noop("%(name)s wins, scoring %(points)s."),
-  replayTie: gettext_noop("The stock ran out: a tie."),
   replayPayoffLabel: ngettext_lazy(
     "%(name)s's pay-off pile, %(count)s card, %(card)s on top",
     "%(name)s's pay-off pile, %(count)s cards, %(card)s on top",
@@ -48,9 +47,10 @@ addTexts({
 });
 
 class Replay {
-  constructor(root, frames) {
+  constructor(root, frames, result = null) {
     this.root = root;
     this.frames = frames;
+    this.result = result; // games.selectors.game_result's facts: how the game and its match ended
     this.index = 0;
     this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
     this.names = [root.dataset.seat0Name || t("seatName", { n: 1 }), root.dataset.seat1Name || t("seatName", { n: 2 })];
@@ -119,6 +119,13 @@ class Replay {
 
   // ---- words --------------------------------------------------------------------------------
   describe(index) {
+    const text = this.describeRow(index);
+    // After the last row: how the game ended (a resignation or a forfeit comes after it).
+    if (index !== this.last || !this.result) return text;
+    return `${text} ${endWords({ ...this.result, me: null, names: this.names })}`;
+  }
+
+  describeRow(index) {
     const frame = this.frames[index];
     if (frame.kind === "deal") return t("replayDealt", { name: this.names[frame.board.to_move] });
     const name = this.names[frame.seat];
@@ -126,10 +133,7 @@ class Replay {
     if (frame.kind === "undo") return tn("replayTookBack", frame.undoes, { n, name });
     const [src, tgt] = splitMove(frame.move);
     const card = movedCard(frame.move, frame.seat, this.frames[index - 1].board, frame.board);
-    let text = t("replayPlayed", { n, name, card: cardName(card), from: fromText(src), to: toText(tgt) });
-    const outcome = frame.board.outcome;
-    if (outcome) text += ` ${outcome.winner === null ? t("replayTie") : t("replayWon", { name: this.names[outcome.winner], points: outcome.points })}`;
-    return text;
+    return t("replayPlayed", { n, name, card: cardName(card), from: fromText(src), to: toText(tgt) });
   }
 
   buildLog() {
@@ -244,7 +248,13 @@ function start() {
     frames = [];
   }
   if (!frames.length) return;
-  window.spiteReplay = new Replay(root, frames);
+  let result = null;
+  try {
+    result = JSON.parse(document.getElementById("replay-result").textContent);
+  } catch {
+    result = null;
+  }
+  window.spiteReplay = new Replay(root, frames, result);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -11,20 +11,27 @@
 //     onStatus: (status, info) => …,    // "connecting", "open", "closed" (retrying) or "gone";
 //                                       // info: {attempt, retryAt} (retryAt: ms, or null)
 //     finalCodes: [4401],               // close codes after which there is nothing to retry
-//     baseDelay: 500, maxDelay: 15000,  // ms: the first retry's wait, and the cap
+//     baseDelay: 500, maxDelay: 15000,  // ms: the first retry's wait, and the cap (while the
+//     frontMaxDelay: 3000,               // page is in front, this lower cap)
 //     banner: true,                     // the page's reconnect banner tells of this socket
 //   });                                 // ("main": of this one alone, the page's others left
 //                                       // out; false: not)
 //   socket.send({ type: "move", … });   // false when not connected (nothing is queued)
 //   socket.drop();                      // close the connection as a network drop would
+//   socket.retryNow();                  // reconnecting: try at once, not after the wait
 //   socket.stop();                      // no more retries: the next close is "gone"
 //
+// Coming back fast: a socket waiting to reconnect tries at once when the browser says it is
+// online again or the tab comes to the front; while the tab is in front the wait is capped at
+// `frontMaxDelay`; when the browser says it went offline, the connection is dropped at once
+// (a dead connection can take minutes to notice otherwise).
+//
 // The reconnect banner: while a socket of the page is reconnecting, one line says so —
-// "Connection lost. Reconnecting… (attempt 2, next try in 3 s)" — and it goes when the socket
-// is open again. When a socket is the page's "main" one (the table's game socket), the banner
-// speaks of it alone: a drop of another (the per-user /ws/me/) is no alarm there. The banner
-// is the page's element with `data-socket-banner` when there is one (the table places it),
-// otherwise a line this module adds at the top of the page.
+// "Connection lost. Reconnecting… (attempt 2, next try in 3 s)", with a "Retry now" button —
+// and it goes when the socket is open again. When a socket is the page's "main" one (the
+// table's game socket), the banner speaks of it alone: a drop of another (the per-user
+// /ws/me/) is no alarm there. The banner is the page's element with `data-socket-banner` when
+// there is one (the table places it), otherwise a line this module adds at the top of the page.
 
 import { addTexts, gettext_noop, t } from "./cards.js";
 
@@ -33,10 +40,12 @@ addTexts({
   socketWaiting: gettext_noop("Connection lost. Reconnecting… (attempt %(n)s, next try in %(s)s s)"),
   // Translators: the reconnect banner; n is the attempt's number.
   socketTrying: gettext_noop("Connection lost. Reconnecting… (attempt %(n)s)"),
+  // Translators: the reconnect banner's button: reconnect at once instead of waiting.
+  socketRetryNow: gettext_noop("Retry now"),
 });
 
 export class Socket {
-  constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000, banner = true } = {}) {
+  constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000, frontMaxDelay = 3000, banner = true } = {}) {
     this.path = path;
     this.onFrame = onFrame;
     this.onOpen = onOpen;
@@ -44,12 +53,19 @@ export class Socket {
     this.finalCodes = new Set(finalCodes);
     this.baseDelay = baseDelay;
     this.maxDelay = maxDelay;
+    this.frontMaxDelay = Math.min(frontMaxDelay, maxDelay);
+    this.retryTimer = null;
     this.ws = null;
     this.retries = 0; // failed connections since the last open one: the attempt under way
     this.retryAt = null; // when the next attempt starts (ms since the epoch), while waiting
     this.status = "connecting";
     this.stopped = false;
     if (banner) Banner.add(this, banner === "main");
+    window.addEventListener("online", () => this.retryNow());
+    window.addEventListener("offline", () => this.drop());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.retryNow();
+    });
     this.connect();
   }
 
@@ -112,11 +128,22 @@ export class Socket {
   }
 
   retry() {
-    const delay = Math.min(this.maxDelay, this.baseDelay * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
+    const cap = document.visibilityState === "visible" ? this.frontMaxDelay : this.maxDelay;
+    const delay = Math.min(cap, this.baseDelay * 2 ** this.retries) * (0.75 + Math.random() * 0.5);
     this.retries += 1;
     this.retryAt = Date.now() + delay;
     this.setStatus("closed");
-    window.setTimeout(() => this.connect(), delay);
+    window.clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(() => this.connect(), delay);
+  }
+
+  /** Waiting to reconnect: try now (the browser is online again, the tab came to the front,
+   * or the player pressed "Retry now"). */
+  retryNow() {
+    if (this.stopped || this.ws || this.status !== "closed") return;
+    window.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.connect();
   }
 
   send(frame) {
@@ -163,16 +190,35 @@ const Banner = {
       this.node.hidden = true;
       document.body.prepend(this.node);
     }
+    if (this.node && !this.node.querySelector("[data-socket-text]")) {
+      const text = document.createElement("span");
+      text.dataset.socketText = "";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "socket-retry";
+      button.textContent = t("socketRetryNow");
+      button.addEventListener("click", () => {
+        const socket = this.reconnecting();
+        if (socket) socket.retryNow();
+      });
+      this.node.replaceChildren(text, button);
+    }
     return this.node;
   },
 
+  /** The socket the banner speaks of: the main one, or any, that is reconnecting. */
+  reconnecting() {
+    return (this.main ? [this.main] : this.sockets).find((s) => s.reconnecting) || null;
+  },
+
   render() {
-    const socket = (this.main ? [this.main] : this.sockets).find((s) => s.reconnecting);
+    const socket = this.reconnecting();
     const node = socket || this.node ? this.element() : null;
     if (!node) return;
+    const line = node.querySelector("[data-socket-text]");
     if (!socket) {
       node.hidden = true;
-      node.textContent = "";
+      line.textContent = "";
       delete node.dataset.attempt;
       window.clearInterval(this.timer);
       this.timer = null;
@@ -181,7 +227,7 @@ const Banner = {
     const waiting = socket.status === "closed" && socket.retryAt !== null;
     const seconds = waiting ? Math.max(0, Math.ceil((socket.retryAt - Date.now()) / 1000)) : 0;
     const text = waiting ? t("socketWaiting", { n: socket.retries, s: seconds }) : t("socketTrying", { n: socket.retries });
-    if (node.textContent !== text) node.textContent = text;
+    if (line.textContent !== text) line.textContent = text;
     node.dataset.attempt = String(socket.retries);
     node.hidden = false;
     if (!this.timer) this.timer = window.setInterval(() => this.render(), 500); // the countdown

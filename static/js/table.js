@@ -11,6 +11,7 @@ import {
 } from "./cards.js";
 import { Socket } from "./socket.js";
 import { TableClock } from "./clock.js";
+import { gameTitle, gameLine, matchLine } from "./results.js";
 
 // Texts: every word the table shows lives here (the cards' own words in cards.js), marked for
 // makemessages and translated through Django's JavaScript catalog when shown (cards.js's t/tn).
@@ -76,36 +77,6 @@ addTexts({
   sending: gettext_noop("Sending…"),
   queuedMove: gettext_noop("Your move goes as soon as the connection is back."),
   logEmpty: gettext_noop("No moves yet."),
-  // results
-  youWonGame: gettext_noop("You won game %(n)s"),
-  theyWonGame: gettext_noop("%(name)s won game %(n)s"),
-  tieGame: gettext_noop("Game %(n)s is a tie"),
-  reasonPayoff: ngettext_lazy("%(name)s emptied the pay-off pile: %(count)s point.", "%(name)s emptied the pay-off pile: %(count)s points."),
-  reasonPayoffYou: ngettext_lazy("You emptied your pay-off pile: %(count)s point.", "You emptied your pay-off pile: %(count)s points."),
-  reasonStock: gettext_noop("The stock ran out: nobody scores."),
-  // Translators: winner is the winner's name (another player: neither is the reader).
-  reasonResigned: ngettext_lazy("%(name)s resigned: %(count)s point to %(winner)s.", "%(name)s resigned: %(count)s points to %(winner)s."),
-  reasonResignedToYou: ngettext_lazy("%(name)s resigned: %(count)s point to you.", "%(name)s resigned: %(count)s points to you."),
-  // Translators: winner is the winner's name.
-  reasonResignedYou: ngettext_lazy("You resigned: %(count)s point to %(winner)s.", "You resigned: %(count)s points to %(winner)s."),
-  // Translators: a and b are the match's final scores, "50–32".
-  youWonMatch: gettext_noop("You won the match %(a)s–%(b)s!"),
-  theyWonMatch: gettext_noop("%(name)s won the match %(a)s–%(b)s."),
-  // Translators: name is a player's name.
-  matchResigned: gettext_noop("%(name)s resigned the match."),
-  matchResignedYou: gettext_noop("You resigned the match."),
-  forfeitTimeout: ngettext_lazy(
-    "%(name)s ran out of time %(count)s turn in a row and forfeits the match.",
-    "%(name)s ran out of time %(count)s turns in a row and forfeits the match.",
-  ),
-  forfeitTimeoutYou: ngettext_lazy(
-    "You ran out of time %(count)s turn in a row and forfeit the match.",
-    "You ran out of time %(count)s turns in a row and forfeit the match.",
-  ),
-  forfeitAway: gettext_noop("%(name)s was away longer than the grace period and forfeits the match."),
-  forfeitAwayYou: gettext_noop("You were away longer than the grace period and forfeit the match."),
-  // Translators: a and b are the match's scores (yours first), target the score that wins it.
-  matchGoesOn: gettext_noop("The match goes on: %(a)s–%(b)s, first to %(target)s."),
   // resign
   // Translators: count is the cards left in your pay-off pile, which the opponent scores.
   resignGameQ: ngettext_lazy(
@@ -125,8 +96,6 @@ addTexts({
   abortTitle: gettext_noop("Abort the match?"),
   abortYes: gettext_noop("Yes, abort"),
   abortQ: gettext_noop("Abort this match? It ends at once with no result for either player."),
-  gameAborted: gettext_noop("Game %(n)s aborted"),
-  reasonAborted: gettext_noop("The match was called off before both players had moved: no result, no points."),
   // Translators: how many people watch the game.
   spectators: ngettext_lazy("%(count)s watching", "%(count)s watching"),
   rematch: gettext_noop("Rematch"),
@@ -150,6 +119,12 @@ addTexts({
   // Translators: code is a machine error code, "stale_version".
   errorGeneric: gettext_noop("Something went wrong (%(code)s)."),
   notFound: gettext_noop("This game does not exist."),
+  // Translators: said when a player picks a card while the other player is still playing.
+  waitYourTurn: gettext_noop("Wait for your turn: %(name)s is playing."),
+  // Translators: the page's title in the browser's tab when it is your turn (before the game's title).
+  titleYourTurn: gettext_noop("Your turn"),
+  // Translators: asked before a move is sent, when the player chose to confirm moves: "Play the 7 of hearts to center stack 2?"
+  confirmMove: gettext_noop("Play %(card)s %(to)s?"),
 });
 
 function newId() {
@@ -186,12 +161,30 @@ class Table {
     this.syncAskedFor = -1;
     this.nextGameSyncs = 0;
     this.reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.baseTitle = document.title;
+    this.favicon = document.querySelector('link[rel="icon"]');
+    this.faviconPlain = this.favicon ? this.favicon.getAttribute("href") : null;
+    this.faviconTurn = root.dataset.faviconTurn || null;
+    this.settings = new TableSettings(root);
+    this.sounds = new Sounds(() => this.settings.get("sound"));
+    this.awaitingConfirm = null; // {src, tgt}: a move shown for confirmation (a touch screen's option)
 
     this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
     this.turnClock = new TableClock(root, { name: (seat) => this.name(seat), me: () => this.me });
     this.bindControls();
+    this.watchFeltSize();
     if (initial && initial.view) this.apply(initial, { animate: false });
     this.connect();
+  }
+
+  /** The felt's size in --felt-w and --felt-h, which table.css sizes the cards from. */
+  watchFeltSize() {
+    const felt = this.$("felt");
+    if (!felt || !("ResizeObserver" in window)) return;
+    new ResizeObserver(([entry]) => {
+      felt.style.setProperty("--felt-w", `${entry.contentRect.width}px`);
+      felt.style.setProperty("--felt-h", `${entry.contentRect.height}px`);
+    }).observe(felt);
   }
 
   // ---- derived facts ------------------------------------------------------------------------
@@ -402,9 +395,13 @@ class Table {
     this.render();
 
     if (step === 1 && last) this.announceMove(last, old.view, frame.view);
+    if (step === 1 && last && last.kind !== "undo" && this.isPlayer && last.seat !== this.me) this.sounds.play("move");
     if (old && step >= 1 && !this.gameOver && this.isPlayer) {
       const wasMine = old.view.to_move === this.me && !old.view.outcome;
-      if (!wasMine && frame.view.to_move === this.me) this.announce(t("nowYourTurn"));
+      if (!wasMine && frame.view.to_move === this.me) {
+        this.announce(t("nowYourTurn"));
+        this.sounds.play("turn");
+      }
     }
     this.noAnimateMove = null;
     if (flight) await this.fly(flight);
@@ -463,7 +460,8 @@ class Table {
       this.state.match.winner = frame.winner;
     }
     this.render();
-    const summary = this.matchSummary();
+    // A resignation, a forfeit or an abort says the match's end in the reason line.
+    const summary = this.matchSummary() || this.resultReason();
     if (summary) this.announce(summary);
   }
 
@@ -478,7 +476,10 @@ class Table {
       this.showError(frame.message || t("errorGeneric", { code: frame.code }));
       return;
     }
-    if (this.pending && (!frame.id || frame.id === this.pending.id)) this.clearPending();
+    if (this.pending && (!frame.id || frame.id === this.pending.id)) {
+      this.clearPending();
+      this.render(); // the hint said "Sending…": it says what to do again
+    }
     if (frame.code === "not_found") {
       if (this.socket) this.socket.stop(); // the server closes it: nothing to reconnect to
       this.showError(t("notFound"));
@@ -554,8 +555,12 @@ class Table {
     return this.isPlayer && !this.gameOver && Boolean(this.state);
   }
 
-  attempt(src, tgt) {
+  attempt(src, tgt, { confirmed = false } = {}) {
     if (!this.canAct() || this.pending) return;
+    if (!confirmed && this.settings.get("confirm") && this.legal.has(`${src}-${tgt}`)) {
+      this.askToConfirm(src, tgt);
+      return;
+    }
     this.selected = null;
     if (!this.socket || this.socket.stopped) {
       this.showError(t("connGone"));
@@ -567,6 +572,25 @@ class Table {
     this.pending = { id: newId(), move: `${src}-${tgt}`, version: this.state.version, sent: false };
     if (this.socket.isOpen) this.resendPending();
     else this.render();
+  }
+
+  /** The player asked to confirm moves: show the move and wait for "Play it" or "Cancel". */
+  askToConfirm(src, tgt) {
+    this.awaitingConfirm = { src, tgt };
+    const box = this.$("move-confirm");
+    const card = cardName(this.cardOfSource(src));
+    box.querySelector("[data-part=move-confirm-text]").textContent = t("confirmMove", { card, to: toText(tgt) });
+    box.hidden = false;
+    box.querySelector("[data-move-confirm=yes]").focus({ preventScroll: true });
+  }
+
+  answerConfirm(yes) {
+    const move = this.awaitingConfirm;
+    this.awaitingConfirm = null;
+    this.$("move-confirm").hidden = true;
+    if (!move) return;
+    if (yes) this.attempt(move.src, move.tgt, { confirmed: true });
+    else this.cancel();
   }
 
   clearPending() {
@@ -625,11 +649,12 @@ class Table {
     const match = this.state.match || {};
     const show = this.matchOver && match.status === "finished";
     box.hidden = !show;
+    this.$("rematch-text").hidden = true;
     if (!show) return;
     const r = this.rematch;
     const opponent = this.isPlayer ? this.name(1 - this.me) : "";
     const vsBot = this.isPlayer && this.isBot(1 - this.me);
-    const text = box.querySelector("[data-part=rematch-text]");
+    const text = this.$("rematch-text");
     const link = box.querySelector("[data-part=rematch-link]");
     const button = (action) => box.querySelector(`[data-rematch=${action}]`);
     let message = "";
@@ -683,6 +708,10 @@ class Table {
   /** A click (or Enter/Space) on one of the player's places. */
   activate(node) {
     if (!this.canAct()) return;
+    if (!this.isMyTurn()) {
+      this.announce(t("waitYourTurn", { name: this.name(this.view.to_move) }));
+      return;
+    }
     const src = node.dataset.source || null;
     const tgt = node.dataset.target || null;
     const key = node.dataset.key;
@@ -722,11 +751,14 @@ class Table {
     window.addEventListener("pointermove", (event) => this.onPointerMove(event));
     window.addEventListener("pointerup", (event) => this.onPointerUp(event));
     window.addEventListener("pointercancel", () => this.endDrag());
-    document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && this.selected && !document.querySelector("dialog[open]")) {
-        this.cancel();
-      }
-    });
+    document.addEventListener("keydown", (event) => this.onKey(event));
+    this.bindPanel();
+    for (const button of this.root.querySelectorAll("[data-move-confirm]")) {
+      button.addEventListener("click", () => this.answerConfirm(button.dataset.moveConfirm === "yes"));
+    }
+    const shortcuts = this.$("shortcuts");
+    const openShortcuts = this.root.querySelector("[data-shortcuts-open]");
+    if (openShortcuts && shortcuts) openShortcuts.addEventListener("click", () => shortcuts.showModal());
 
     const dialog = this.$("resign-dialog");
     const confirmThen = (question, frame) => {
@@ -763,8 +795,75 @@ class Table {
     }
   }
 
+  /** The keyboard: Escape cancels; a key picks or places a card (the help dialog lists them). */
+  onKey(event) {
+    if (document.querySelector("dialog[open]")) return;
+    if (event.key === "Escape") {
+      if (this.awaitingConfirm) this.answerConfirm(false);
+      else if (this.panelOpen()) this.setPanel(false);
+      else if (this.selected) this.cancel();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const typing = event.target.closest && event.target.closest("input, select, textarea, [contenteditable]");
+    if (typing) return;
+    if (event.key === "?") {
+      const dialog = this.$("shortcuts");
+      if (dialog) dialog.showModal();
+      event.preventDefault();
+      return;
+    }
+    const key = event.key.toLowerCase();
+    if (key === "u") {
+      this.undo();
+      return;
+    }
+    const node = this.shortcutNode(key);
+    if (!node) return;
+    event.preventDefault();
+    node.focus({ preventScroll: true });
+    this.activate(node);
+  }
+
+  /** The place a shortcut key names: 1–9 a hand card, P the pay-off pile, Q W E R… a side
+   * stack, A S D… a center stack. */
+  shortcutNode(key) {
+    if (/^[1-9]$/.test(key)) return this.root.querySelectorAll("[data-part=hand] [data-key]")[Number(key) - 1] || null;
+    if (key === "p") return this.root.querySelector('[data-area=bottom] [data-key="p"]');
+    const side = SIDE_KEYS.indexOf(key);
+    if (side >= 0) return this.root.querySelector(`[data-area=bottom] [data-key="s${side + 1}"]`);
+    const center = CENTER_KEYS.indexOf(key);
+    if (center >= 0) return this.root.querySelector(`[data-part=centers] [data-key="c${center + 1}"]`);
+    return null;
+  }
+
+  // ---- the side panel: a drawer on a phone ---------------------------------------------------
+  bindPanel() {
+    const toggle = this.root.querySelector("[data-panel-toggle]");
+    const close = this.root.querySelector("[data-panel-close]");
+    if (toggle) toggle.addEventListener("click", () => this.setPanel(!this.panelOpen()));
+    if (close) close.addEventListener("click", () => this.setPanel(false));
+  }
+
+  panelOpen() {
+    return this.$("panel").dataset.open === "true";
+  }
+
+  setPanel(open) {
+    const panel = this.$("panel");
+    const toggle = this.root.querySelector("[data-panel-toggle]");
+    panel.dataset.open = String(open);
+    if (toggle) toggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      const first = panel.querySelector("[data-panel-close]");
+      if (first) window.setTimeout(() => first.focus({ preventScroll: true }), 50); // after it slides in
+    } else if (toggle && panel.contains(document.activeElement)) {
+      toggle.focus({ preventScroll: true });
+    }
+  }
+
   onPointerDown(event) {
-    if (event.button !== 0 || !this.canAct()) return;
+    if (event.button !== 0 || !this.canAct() || !this.isMyTurn()) return;
     const node = event.target.closest("[data-source]");
     if (!node) return;
     this.drag = { node, src: node.dataset.source, key: node.dataset.key, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
@@ -896,8 +995,14 @@ class Table {
     const focusIndex = focusKey ? [...this.root.querySelectorAll("[data-part=hand] [data-key]")].indexOf(active) : -1;
 
     const view = this.view;
-    const cols = Math.max(view.players[0].sides.length + 1.4, view.center.length + 1.3, (view.players[this.bottomSeat].hand || []).length, 5);
-    this.$("felt").style.setProperty("--cols", String(cols));
+    // How many cards the widest row holds: tall, one row of piles; wide, a seat beside the
+    // center or the hand (table.css).
+    const seatCols = view.players[0].sides.length + 1.4;
+    const hand = Math.max((view.players[this.bottomSeat].hand || []).length, 5);
+    const felt = this.$("felt");
+    felt.style.setProperty("--cols", String(Math.max(seatCols, view.center.length + 1.3, hand)));
+    felt.style.setProperty("--cols-wide", String(seatCols + Math.max(view.center.length + 1.3, hand)));
+    this.root.classList.toggle("is-player", this.isPlayer);
     this.root.classList.toggle("is-pending", Boolean(this.pending));
     this.root.classList.toggle("is-your-turn", this.isMyTurn());
     this.renderHeader();
@@ -908,6 +1013,7 @@ class Table {
     this.renderLog();
     const resultShown = this.renderResult();
     this.renderControls();
+    this.renderTitle();
 
     if (focusKey) {
       let target = this.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
@@ -925,6 +1031,18 @@ class Table {
     return this.isPlayer && !this.gameOver && this.view.to_move === this.me;
   }
 
+  /** "Your turn" in the tab's title and a dot on its icon while it is your turn, so a tab in
+   * the background says so (lichess's way). */
+  renderTitle() {
+    const mine = this.isMyTurn();
+    const title = mine ? `${t("titleYourTurn")} · ${this.baseTitle}` : this.baseTitle;
+    if (document.title !== title) document.title = title;
+    if (this.favicon && this.faviconTurn) {
+      const href = mine ? this.faviconTurn : this.faviconPlain;
+      if (this.favicon.getAttribute("href") !== href) this.favicon.setAttribute("href", href);
+    }
+  }
+
   renderHeader() {
     const s = this.state;
     const match = s.match || {};
@@ -939,7 +1057,10 @@ class Table {
       if (badge) nameParts.push(" ", badge);
       if (isYou) nameParts.push(el("span", { class: "you-tag" }, t("you")));
       box.querySelector("[data-part=score-name]").replaceChildren(...nameParts);
-      box.querySelector("[data-part=score-value]").textContent = t("scoreOf", { score: scores[seat], target });
+      // Past the target (the match is won) the score stands alone: "6", never "6/1".
+      const reached = scores[seat] >= target;
+      box.querySelector("[data-part=score-value]").textContent = reached ? formatNumber(scores[seat]) : t("scoreOf", { score: scores[seat], target });
+      box.classList.toggle("has-reached", reached);
       const bar = box.querySelector("[data-part=score-bar]");
       bar.style.width = `${Math.min(100, (100 * scores[seat]) / target)}%`;
       box.classList.toggle("is-to-move", !this.gameOver && s.view.to_move === seat);
@@ -1042,7 +1163,7 @@ class Table {
     return false;
   }
 
-  /** A place on the table: a button when the player may use it, otherwise a labelled group. */
+  /** A place on the table: a button when the player may use it, otherwise a labelled picture. */
   place({ interactive, key, source = null, target = null, label, content, extra = "", lit = false, canPlay = false }) {
     const selected = Boolean(this.selected && this.selected.key === key);
     const classes = ["slot", extra];
@@ -1059,9 +1180,12 @@ class Table {
           "data-key": key,
           "data-source": source,
           "data-target": target,
-          "aria-label": ariaLabel,
           "aria-pressed": source ? String(selected) : null,
+          "aria-disabled": this.isMyTurn() ? null : "true", // the other player's turn: wait
         },
+        // Named by words, not by the card's drawn corner (which is aria-hidden): "Jack of
+        // diamonds in your hand", never "J♦".
+        el("span", { class: "sr-only" }, ariaLabel),
         content,
       );
     }
@@ -1192,76 +1316,58 @@ class Table {
     return (this.state.match && this.state.match.reason) || null;
   }
 
+  /** The game's end and its match's as results.js reads them (static/js/results.js). */
+  resultEnd() {
+    const s = this.state;
+    const match = s.match || {};
+    const clock = s.clock || {};
+    const winner = this.matchEnd ? this.matchEnd.winner : match.winner;
+    const loser = winner === 0 || winner === 1 ? 1 - winner : null;
+    return {
+      number: s.game ? s.game.number : "",
+      outcome: this.outcome(),
+      match: {
+        over: this.matchOver,
+        reason: this.matchReason(),
+        winner,
+        scores: match.scores || [0, 0],
+        target: match.target,
+        next_game: match.next_game || null,
+      },
+      me: this.isPlayer ? this.me : null,
+      names: [this.name(0), this.name(1)],
+      timeouts: (loser !== null && clock.timeouts && clock.timeouts[loser]) || clock.max_timeouts || 3,
+    };
+  }
+
   resultHeadline() {
-    const o = this.outcome();
-    const n = this.state.game ? this.state.game.number : "";
-    if (o && o.reason === "aborted") return t("gameAborted", { n });
-    if (!o || o.winner === null || o.winner === undefined) return t("tieGame", { n });
-    return o.winner === this.me ? t("youWonGame", { n }) : t("theyWonGame", { name: this.name(o.winner), n });
+    return gameTitle(this.resultEnd());
   }
 
   resultReason() {
-    const o = this.outcome();
-    if (!o) return "";
-    if (o.reason === "aborted") return t("reasonAborted");
-    if (o.reason === "stock_depleted" || o.winner === null || o.winner === undefined) return t("reasonStock");
-    if (o.reason === "timeout" || o.reason === "abandoned") return this.forfeitReason(o);
-    const points = o.points ?? 0;
-    if (o.reason === "resigned" && this.matchOver && this.matchReason() === "resigned") {
-      const loser = 1 - o.winner;
-      return loser === this.me ? t("matchResignedYou") : t("matchResigned", { name: this.name(loser) });
-    }
-    if (o.reason === "resigned") {
-      const loser = 1 - o.winner;
-      if (loser === this.me) return tn("reasonResignedYou", points, { winner: this.name(o.winner) });
-      if (o.winner === this.me) return tn("reasonResignedToYou", points, { name: this.name(loser) });
-      return tn("reasonResigned", points, { name: this.name(loser), winner: this.name(o.winner) });
-    }
-    return o.winner === this.me ? tn("reasonPayoffYou", points) : tn("reasonPayoff", points, { name: this.name(o.winner) });
-  }
-
-  /** A match forfeited on time or for being away (docs/games.md, "Clocks and abandonment"). */
-  forfeitReason(o) {
-    const loser = 1 - o.winner;
-    const you = loser === this.me;
-    if (o.reason === "timeout") {
-      const n = (this.state.clock && this.state.clock.max_timeouts) || 3;
-      return you ? tn("forfeitTimeoutYou", n) : tn("forfeitTimeout", n, { name: this.name(loser) });
-    }
-    return you ? t("forfeitAwayYou") : t("forfeitAway", { name: this.name(loser) });
+    return gameLine(this.resultEnd());
   }
 
   matchSummary() {
-    const match = this.state.match;
-    if (!match) return "";
-    const scores = match.scores || [0, 0];
-    const me = this.isPlayer ? this.me : 0;
-    const a = scores[me];
-    const b = scores[1 - me];
-    if (this.matchOver) {
-      if (match.status === "aborted" || (this.matchEnd && this.matchEnd.reason === "aborted")) return "";
-      const winner = this.matchEnd ? this.matchEnd.winner : match.winner;
-      if (winner === this.me) return t("youWonMatch", { a, b });
-      if (winner === 0 || winner === 1) return t("theyWonMatch", { name: this.name(winner), a: scores[winner], b: scores[1 - winner] });
-      return "";
-    }
-    return t("matchGoesOn", { a, b, target: match.target });
+    return this.state.match ? matchLine(this.resultEnd()) : "";
   }
 
   renderResult() {
     const box = this.$("result");
     if (!this.gameOver) {
       box.hidden = true;
+      this.$("turn").hidden = false;
       return false;
     }
     const wasHidden = box.hidden;
     box.hidden = false;
+    this.$("turn").hidden = true;
     const o = this.outcome();
     box.dataset.result = o && o.reason === "aborted" ? "aborted" : !o || o.winner === null || o.winner === undefined ? "tie" : o.winner === this.me ? "won" : "lost";
     const replay = box.querySelector("[data-part=replay-link]");
     if (replay && this.state.game) {
       replay.href = this.replayUrl.replace(/\/0\/replay\/$/, `/${this.state.game.id}/replay/`);
-      replay.hidden = !this.replayUrl;
+      replay.hidden = !this.replayUrl || !this.view.ply; // a game with no move has nothing to replay
     }
     box.querySelector("[data-part=result-title]").textContent = this.resultHeadline();
     box.querySelector("[data-part=result-reason]").textContent = this.resultReason();
@@ -1296,6 +1402,79 @@ class Table {
       const scope = button.dataset.resign;
       button.hidden = !this.isPlayer || (scope === "game" ? !canResign : this.matchOver);
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyboard shortcuts: the side stacks and the center stacks, from the left (the help dialog in
+// table.html lists them)
+// ---------------------------------------------------------------------------------------------
+const SIDE_KEYS = "qwertyuio";
+const CENTER_KEYS = "asdfghjkl";
+
+// ---------------------------------------------------------------------------------------------
+// The table's settings, remembered in this browser: sound (off unless asked for) and, on a
+// touch screen, confirming each move before it goes
+// ---------------------------------------------------------------------------------------------
+class TableSettings {
+  constructor(root) {
+    this.inputs = [...root.querySelectorAll("[data-setting]")];
+    const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    for (const node of root.querySelectorAll("[data-touch-only]")) node.hidden = !touch;
+    for (const input of this.inputs) {
+      input.checked = this.get(input.dataset.setting);
+      input.addEventListener("change", () => this.set(input.dataset.setting, input.checked));
+    }
+  }
+
+  get(name) {
+    try {
+      return window.localStorage.getItem(`spite:table:${name}`) === "on";
+    } catch {
+      return false;
+    }
+  }
+
+  set(name, on) {
+    try {
+      window.localStorage.setItem(`spite:table:${name}`, on ? "on" : "off");
+    } catch {
+      // storage off: the setting lasts as long as the page
+    }
+    for (const input of this.inputs) if (input.dataset.setting === name) input.checked = on;
+  }
+}
+
+// Two short tones made by the browser (Web Audio): nothing to download.
+class Sounds {
+  constructor(enabled) {
+    this.enabled = enabled;
+    this.context = null;
+  }
+
+  play(kind) {
+    if (!this.enabled() || !(window.AudioContext || window.webkitAudioContext)) return;
+    try {
+      this.context = this.context || new (window.AudioContext || window.webkitAudioContext)();
+      const tones = kind === "turn" ? [[660, 0], [880, 0.12]] : [[440, 0]];
+      for (const [frequency, delay] of tones) this.tone(frequency, delay);
+    } catch {
+      // no sound: the table shows and announces the same
+    }
+  }
+
+  tone(frequency, delay) {
+    const ctx = this.context;
+    const start = ctx.currentTime + delay;
+    const oscillator = ctx.createOscillator();
+    const gain = ctx.createGain();
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.15, start + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.15);
+    oscillator.connect(gain).connect(ctx.destination);
+    oscillator.start(start);
+    oscillator.stop(start + 0.16);
   }
 }
 

@@ -177,3 +177,19 @@ def test_edit_duplicate_email_in_another_case(logged_in, user):
 def test_edit_keeping_own_email_in_another_case_is_fine(logged_in, user):
     response = logged_in.post(EDIT, edit_data(email="ALICE@example.org"))
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("language", "germany"), [("vi", "Đức"), ("my", "ဂျာမနီ"), ("bn", "জার্মানি"), ("es", "Alemania")]
+)
+def test_the_country_reads_in_the_readers_language_the_flag_only_beside_it(
+    client, user, language, germany
+):
+    user.country = "DE"
+    user.save()
+    client.cookies["django_language"] = language
+    body = client.get(profile_url("alice")).content.decode()
+    assert (
+        '<dd class="profile-country"><span class="flag" aria-hidden="true">\U0001f1e9\U0001f1ea'
+        f"</span> {germany}</dd>"
+    ) in body

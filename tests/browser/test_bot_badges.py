@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from tests.browser.test_leagues import log_in  # the demo accounts' password
+from tests.browser import positions
+from tests.browser.test_leagues import PASSWORD  # the demo accounts' password
 from tests.browser.test_people import sign_up
 
 pytestmark = pytest.mark.browser
@@ -27,7 +28,7 @@ def test_the_lobby_and_the_notices_mark_the_bot_account(browser, live_server_url
         robo, person = (context.new_page() for context in contexts)
         for page in (robo, person):
             page.set_default_timeout(10_000)
-        log_in(robo, base, "robo")
+        positions.log_in(robo, base, "robo", PASSWORD)
         name = sign_up(person, base, "pb")
         person.goto(f"{base}/play/people/")
         expect(person.locator("[data-notify]")).to_have_attribute("data-state", "open")

@@ -1,6 +1,8 @@
 """The front door in a real browser, on a phone and a laptop: a visitor plays a quick game
-against a bot to its end without signing up, then signs up and finds it in their history; a
-new player is at a table within three clicks of the home page."""
+against a bot to its end without signing up (on the phone every move of it, the whole table
+fitting the screen at every state; on the laptop a few moves, then a resignation), then signs
+up and finds it in their history; a new player is at a table within three clicks of the home
+page."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import secrets
 from typing import Any
 
 import pytest
+
+from tests.browser.fit import assert_table_fits
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +29,12 @@ def sized_page(browser: Any, request: pytest.FixtureRequest) -> Any:
     context.close()
 
 
-def play_the_match(page: Any) -> None:
+def play_the_match(page: Any, *, fits: bool = False) -> None:
     """Play the match through the table to its end: every game (a tied game leaves the
-    match on, and its table links to the next game)."""
+    match on, and its table links to the next game). ``fits``: check at every state the
+    player sees that the whole table fits the screen (tests/browser/fit.py)."""
     for _ in range(10):
-        play_to_the_end(page)
+        play_to_the_end(page, fits=fits)
         if page.evaluate("() => window.spiteTable.matchOver"):
             return
         page.locator("[data-part=next-game]").click()
@@ -37,28 +42,37 @@ def play_the_match(page: Any) -> None:
     raise AssertionError("the quick match did not end in 10 games")
 
 
-def play_to_the_end(page: Any) -> None:
-    """Play every turn of ours through the table (click a card, then its place) until the
-    game is over, each move the one the greedy bot would choose from the table's own view (so
-    the game is short); the server's bot answers on its own."""
+def play_to_the_end(page: Any, *, fits: bool = False) -> None:
+    """Play our turns through the table until the game is over (``play``)."""
+    if not play(page, fits=fits, moves=400):
+        raise AssertionError("the quick game did not end in 400 moves")
+
+
+def play(page: Any, *, fits: bool = False, moves: int) -> bool:
+    """Play up to ``moves`` moves of ours through the table (click a card, then its place),
+    each the one the greedy bot would choose from the table's own view (so the game is short);
+    the server's bot answers on its own. True once the game is over. ``fits``: check at every
+    state the player sees that the whole table fits the screen (tests/browser/fit.py)."""
     import engine
 
     player = engine.bot("greedy", seed=0)
-    for _ in range(400):
+    for _ in range(moves):
         page.wait_for_function(
-            "() => { const t = window.spiteTable; return t.gameOver || "
-            "(t.view.legal_moves.length > 0 && !t.pending); }",
+            "() => { const t = window.spiteTable; return Boolean(t) && (t.gameOver || "
+            "(t.view.legal_moves.length > 0 && !t.pending)); }",
             timeout=30_000,
         )
+        if fits:
+            assert_table_fits(page, tap=40)
         if page.evaluate("() => window.spiteTable.gameOver"):
-            return
+            return True
         view = page.evaluate("() => window.spiteTable.view")
         source, target = str(player.choose_from_view(view)).rsplit("-", 1)
         before = page.evaluate("() => window.spiteTable.state.version")
         page.locator(f'[data-source="{source}"]').first.click()
         page.locator(f'[data-target="{target}"]').first.click()
         page.wait_for_function("(v) => window.spiteTable.state.version > v", arg=before)
-    raise AssertionError("the quick game did not end in 400 moves")
+    return bool(page.evaluate("() => window.spiteTable.gameOver"))
 
 
 def sign_up_from(page: Any, username: str) -> None:
@@ -83,8 +97,13 @@ def test_a_visitor_plays_a_quick_game_to_its_end_then_signs_up_and_finds_it(
     expect(page).to_have_url(re.compile(r"/play/games/\d+/$"))
     first_game = re.search(r"/play/games/(\d+)/", page.url).group(1)
     expect(page.locator("[data-part=status]")).to_be_visible()
-    play_the_match(page)
-    expect(page.locator("[data-part=status]")).to_have_attribute("data-turn", "over")
+    if page.viewport_size["width"] < 500:  # the phone: the whole game, checking every state
+        play_the_match(page, fits=True)
+    else:  # the laptop: a few moves, then the visitor resigns
+        play(page, moves=3)
+        page.get_by_role("button", name="Resign match").click()
+        page.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
+    expect(page.locator("[data-part=result]")).to_be_visible()
 
     page.goto(f"{live_server_url}/")
     expect(page.get_by_test_id("sign-up")).to_contain_text("You are playing as a guest")

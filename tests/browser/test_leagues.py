@@ -7,22 +7,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from tests.browser import positions
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "spite-demo-1"  # accounts/demo.py
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
-
-
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{base}/")
 
 
 def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_server_url, manage):
@@ -36,8 +29,8 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_s
         alice, bruno = (context.new_page() for context in contexts)
         for page in (alice, bruno):
             page.set_default_timeout(10_000)
-        log_in(alice, base, "alice")
-        log_in(bruno, base, "bruno")
+        positions.log_in(alice, base, "alice", PASSWORD)
+        positions.log_in(bruno, base, "bruno", PASSWORD)
 
         # alice finds the demo league from the nav and opens its queue ...
         alice.get_by_role("navigation").get_by_role("link", name="Leagues").click()
@@ -74,12 +67,12 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_s
         # the match is live in the league
         alice.goto(f"{base}/leagues/demo/")
         live = alice.locator("section", has=alice.get_by_role("heading", name="Live matches"))
-        expect(live.get_by_role("link", name="watch").first).to_be_visible()
+        expect(live.get_by_role("link", name="Play your match").first).to_be_visible()  # hers
 
         # bruno resigns the match at the table: it is rated at once
         bruno.get_by_role("button", name="Resign match").click()
         bruno.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
-        expect(bruno.locator("body")).to_contain_text("You resigned the match.")
+        expect(bruno.locator("body")).to_contain_text("You resigned: Alice wins the match.")
         alice.goto(f"{base}/leagues/demo/")
         rows = alice.locator("table.standings tbody tr")
         expect(rows.first).to_have_attribute("data-username", "alice")
@@ -108,7 +101,7 @@ def test_the_league_page_fits_a_phone_with_its_challenge_column(browser, live_se
     context = browser.new_context(viewport={"width": 375, "height": 812})
     try:
         page = context.new_page()
-        log_in(page, live_server_url, "bruno")
+        positions.log_in(page, live_server_url, "bruno", PASSWORD)
         page.goto(f"{live_server_url}/leagues/demo/")
         expect(page.get_by_role("button", name=re.compile("Challenge Alice"))).to_be_attached()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 375

@@ -14,6 +14,7 @@ import re
 import secrets
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 
@@ -185,8 +186,9 @@ def test_a_challenge_played_out_while_a_third_player_watches(browser, live_serve
             for f in b_notices
         )
         for key in ("a", "b"):
-            [started] = [f for f in frames[key].of("/ws/me/") if f["type"] == "challenge_accepted"]
-            assert a.url.endswith(started["url"])
+            # Live, then again on the table page's socket (said again while the match is new).
+            started = [f for f in frames[key].of("/ws/me/") if f["type"] == "challenge_accepted"]
+            assert started and {f["url"] for f in started} == {urlparse(a.url).path}
             assert not frames[key].of("/ws/me/", "state")
         assert not frames["s"].of("/ws/me/", "challenge")
     finally:

@@ -6,6 +6,7 @@ is in test_table.py and test_table_reconnect.py."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -35,8 +36,12 @@ def test_the_per_user_socket_reconnects_and_watches_the_seeks_again(page: Any, l
                    return s && s !== window.oldSocket && s.readyState === WebSocket.OPEN; }"""
     )
     expect(notify).to_have_attribute("data-state", "open")
-    # the new connection's challenges and games, then the seeks it asked for again
+    # the new connection's challenges and games, then the seeks it asked for again; "online"
+    # frames from players of other tests may come between, so wait for the seeks frame itself
     page.wait_for_function("(seen) => window.spiteNotify.frames >= seen + 3", arg=seen)
+    deadline = time.monotonic() + 15
+    while len(frames.of("/ws/me/", "seeks")) <= seeks and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # lets Playwright deliver the frames it has received
     assert len(frames.of("/ws/me/", "challenges")) == challenges + 1
     assert len(frames.of("/ws/me/", "seeks")) == seeks + 1
 
@@ -57,9 +62,10 @@ def test_any_page_says_it_is_reconnecting_until_the_socket_is_back(page: Any, li
     page.evaluate("() => window.spiteNotify.socket.drop()")
     expect(banner).to_be_visible()
     expect(banner).to_have_class("socket-banner socket-banner-page")
-    expect(banner).to_have_text(
+    expect(banner.locator("[data-socket-text]")).to_have_text(
         re.compile(r"^Connection lost\. Reconnecting… \(attempt 1, next try in [12] s\)$")
     )
+    expect(banner.get_by_role("button", name="Retry now")).to_be_visible()
     expect(notify).to_have_attribute("data-state", "closed")
 
     page.clock.resume()

@@ -15,6 +15,7 @@ import textwrap
 
 import pytest
 
+from tests.browser import positions
 from tests.browser.test_leagues import SHOTS
 
 pytestmark = pytest.mark.browser
@@ -23,14 +24,6 @@ PASSWORD = "a-long-Clock-pass-42"
 LIMIT = 10  # the league's turn limit (its smallest allowed value)
 FIRST_TURN = 6  # seconds the first turn is given instead: the test waits this long for the server
 GRACE = 60
-
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{base}/")
 
 
 def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, manage):
@@ -56,8 +49,8 @@ def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, ma
                 """
             ),
         )
-        log_in(ann, base, f"ann{tag}")
-        log_in(ben, base, f"ben{tag}")
+        positions.log_in(ann, base, f"ann{tag}", PASSWORD)
+        positions.log_in(ben, base, f"ben{tag}", PASSWORD)
         out = manage("shell", "-v", "0", "-c", match_script(tag)).stdout.split()
         game_id, to_move = int(out[0]), int(out[1])
         for page in (ann, ben):
@@ -95,11 +88,12 @@ def test_the_running_clock_and_an_opponent_who_left(browser, live_server_url, ma
         seat = int(manage("shell", "-v", "0", "-c", overdue_script(game_id)).stdout.split()[0])
         manage("sweep")
         ann.reload()
-        loser = "You" if seat == 0 else f"ben{tag}"
-        verb = "forfeit" if seat == 0 else "forfeits"
-        expect(ann.locator("[data-part=result-reason]")).to_have_text(
-            f"{loser} ran out of time 3 turns in a row and {verb} the match."
+        words = (
+            f"You ran out of time 3 turns in a row: ben{tag} wins the match."
+            if seat == 0
+            else f"ben{tag} ran out of time 3 turns in a row: you win the match!"
         )
+        expect(ann.locator("[data-part=result-reason]")).to_have_text(words)
         expect(clock).to_be_hidden()
         ann.screenshot(path=str(SHOTS / "table-clock-forfeited.png"))
     finally:

@@ -3,6 +3,9 @@ is reconnecting (attempt and countdown), a move made meanwhile — or one whose 
 with the connection — is sent again with the same id once the socket is back, the server
 applies it exactly once, and the page ends at the server's version with the banner gone.
 
+Each test opens its own match against the random bot at the first deal of seed 1 (your turn,
+an Ace and two 2s in hand: plays to the center), seated with the engine
+(tests/browser/positions.py).
 Playwright's clock holds the page's timers while the socket is down, so the reconnection waits
 for the test (no sleeps); the drop is ``Socket.drop()``, which loses the connection and every
 frame still on its way, as a network drop would. ``block(page, path)`` makes the page's next
@@ -15,13 +18,14 @@ later after its failure than the first came after the drop, and the banner's cou
 
 from __future__ import annotations
 
-import json
 import re
 import time
+from typing import Any
 
 import pytest
 
 from bench.live.servers import free_port
+from tests.browser import positions
 from tests.browser.test_table import (
     BOT_TIMEOUT,
     SHOTS,
@@ -30,13 +34,29 @@ from tests.browser.test_table import (
     hand_card,
     legal_moves,
     my_place,
-    sign_up,
-    start_match,
     version,
     wait_for_my_turn,
 )
 
 pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-Reconnect-pass-42"
+TESTS = ("down", "lost answer", "banner", "backoff", "throttled")
+
+
+@pytest.fixture(scope="module")
+def seats(daphne_server) -> dict[str, Any]:
+    """One player's matches against the random bot, one a test, each at the first deal of seed
+    1 (their turn, AH, 2S and 2D in hand): the game id by the test's name for it."""
+    deal = positions.first_deal(1)
+    seated = positions.seat_player(daphne_server, *(deal for _ in TESTS), password=PASSWORD)
+    return {"username": seated["username"], **dict(zip(TESTS, seated["games"], strict=True))}
+
+
+@pytest.fixture(scope="module")
+def cookies(browser, live_server_url, seats) -> list[dict[str, Any]]:
+    return positions.signed_in(browser, live_server_url, seats["username"], PASSWORD)
+
 
 WAITING = re.compile(r"^Connection lost\. Reconnecting… \(attempt 1, next try in \d+ s\)$")
 
@@ -48,14 +68,15 @@ def waiting(attempt: int) -> re.Pattern[str]:
     )
 
 
-def server_game(manage, game_id: int, move_id: str) -> dict:
+def server_game(server, game_id: int, move_id: str) -> dict:
     """The game's version on the server, and how many Move rows carry ``move_id``."""
-    code = (
-        "import json; from games.models import Game, Move; "
-        f"print(json.dumps({{'version': Game.objects.get(pk={game_id}).version, "
-        f"'rows': Move.objects.filter(game_id={game_id}, client_move_id={move_id!r}).count()}}))"
+    [(version,)] = server.query("SELECT version FROM games_game WHERE id = %s", game_id)
+    [(rows,)] = server.query(
+        "SELECT count(*) FROM games_move WHERE game_id = %s AND client_move_id = %s",
+        game_id,
+        move_id,
     )
-    return json.loads(manage("shell", "-c", code).stdout.strip().splitlines()[-1])
+    return {"version": version, "rows": rows}
 
 
 def a_center_move(page) -> str | None:
@@ -70,19 +91,6 @@ def play(page, move: str) -> None:
     else:  # the pay-off pile or a side stack
         page.locator(f'[data-area=bottom] [data-source="{source}"]').click()
     my_place(page, target).click()
-
-
-def to_a_turn_with_a_center_play(page) -> str:
-    """Discard until a turn starts with a play to the center; that play."""
-    for _ in range(20):
-        wait_for_my_turn(page)
-        move = a_center_move(page)
-        if move:
-            return move
-        before = version(page)
-        play(page, next(m for m in legal_moves(page) if m.startswith("h:") and m.endswith("-s1")))
-        page.wait_for_function("(v) => window.spiteTable.state.version > v", arg=before)
-    pytest.fail("no play to the center in twenty turns")
 
 
 def pause_timers(page) -> None:
@@ -119,7 +127,7 @@ def expect_back(page, at_least: int) -> None:
     """Reconnected: the banner gone, the socket open, no move waiting, at ``at_least``."""
     from playwright.sync_api import expect
 
-    banner = page.locator("[data-socket-banner]")
+    banner = page.locator("[data-socket-banner] [data-socket-text]")
     expect(banner).to_be_hidden()
     expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")
     page.wait_for_function(
@@ -130,14 +138,14 @@ def expect_back(page, at_least: int) -> None:
 
 
 def test_a_move_made_while_the_socket_is_down_is_sent_once_on_reconnection(
-    page, live_server_url, manage
+    page, live_server_url, daphne_server, seats, cookies
 ):
     from playwright.sync_api import expect
 
     page.clock.install()  # timers run as usual until paused
-    sign_up(page, live_server_url)
-    game_id = start_match(page, live_server_url)
-    first = to_a_turn_with_a_center_play(page)
+    game_id = seats["down"]
+    positions.open_table(page, live_server_url, game_id, cookies)
+    first = a_center_move(page)
     before = version(page)
     play(page, first)  # mid-game: a move made and answered over the first connection
     page.wait_for_function("(v) => window.spiteTable.state.version === v + 1", arg=before)
@@ -146,7 +154,7 @@ def test_a_move_made_while_the_socket_is_down_is_sent_once_on_reconnection(
 
     pause_timers(page)
     page.evaluate("() => window.spiteTable.socket.drop()")
-    banner = page.locator("[data-socket-banner]")
+    banner = page.locator("[data-socket-banner] [data-socket-text]")
     expect(banner).to_be_visible()
     expect(banner).to_have_text(WAITING)
     expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "closed")
@@ -156,7 +164,7 @@ def test_a_move_made_while_the_socket_is_down_is_sent_once_on_reconnection(
         "Your move goes as soon as the connection is back."
     )
     move_id = page.evaluate("() => window.spiteTable.pending.id")
-    assert server_game(manage, game_id, move_id) == {"version": at, "rows": 0}
+    assert server_game(daphne_server, game_id, move_id) == {"version": at, "rows": 0}
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "table-reconnecting.png"))
 
@@ -164,18 +172,20 @@ def test_a_move_made_while_the_socket_is_down_is_sent_once_on_reconnection(
     expect_back(page, at + 1)
     if move.endswith("-s1"):  # a discard: the bot plays on, then it is this page's turn again
         wait_for_my_turn(page)
-    server = server_game(manage, game_id, move_id)
+    server = server_game(daphne_server, game_id, move_id)
     assert server["rows"] == 1
     assert version(page) == server["version"]
 
 
-def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(page, live_server_url, manage):
+def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(
+    page, live_server_url, daphne_server, seats, cookies
+):
     from playwright.sync_api import expect
 
     page.clock.install()
-    sign_up(page, live_server_url)
-    game_id = start_match(page, live_server_url)
-    move = to_a_turn_with_a_center_play(page)
+    game_id = seats["lost answer"]
+    positions.open_table(page, live_server_url, game_id, cookies)
+    move = a_center_move(page)
     at = version(page)
 
     # The move frame leaves, then the connection is lost before its answer arrives.
@@ -192,7 +202,7 @@ def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(page, live_serv
         }"""
     )
     play(page, move)
-    banner = page.locator("[data-socket-banner]")
+    banner = page.locator("[data-socket-banner] [data-socket-text]")
     expect(banner).to_have_text(WAITING)
     expect(page.locator("[data-part=hint]")).to_have_text(
         "Your move goes as soon as the connection is back."
@@ -200,28 +210,29 @@ def test_a_move_whose_answer_was_lost_is_resent_and_applied_once(page, live_serv
     move_id = page.evaluate("() => window.spiteTable.pending.id")
     assert version(page) == at  # the page never heard the answer
     deadline = time.monotonic() + 20
-    server = server_game(manage, game_id, move_id)
+    server = server_game(daphne_server, game_id, move_id)
     while not server["rows"] and time.monotonic() < deadline:  # the server's own time: poll
-        server = server_game(manage, game_id, move_id)
+        server = server_game(daphne_server, game_id, move_id)
     assert server == {"version": at + 1, "rows": 1}
 
     page.clock.resume()  # reconnect: the same id again, answered with the state, applied once
     expect_back(page, at + 1)
     assert version(page) == at + 1  # a play to the center: the turn goes on, nothing else moved
-    assert server_game(manage, game_id, move_id) == {"version": at + 1, "rows": 1}
+    assert server_game(daphne_server, game_id, move_id) == {"version": at + 1, "rows": 1}
 
 
-def test_at_the_table_the_banner_speaks_of_the_game_socket_alone(page, live_server_url):
+def test_at_the_table_the_banner_speaks_of_the_game_socket_alone(
+    page, live_server_url, seats, cookies
+):
     """/ws/me/ down for good (each reconnection fails): no banner, the game plays on; then the
     game socket down: the banner."""
     from playwright.sync_api import expect
 
-    sign_up(page, live_server_url)
-    start_match(page, live_server_url)
+    positions.open_table(page, live_server_url, seats["banner"], cookies)
     wait_for_my_turn(page)
     notify = page.locator("[data-notify]")
     expect(notify).to_have_attribute("data-state", "open")
-    banner = page.locator("[data-socket-banner]")
+    banner = page.locator("[data-socket-banner] [data-socket-text]")
 
     block(page, "/ws/me/")
     page.evaluate("() => window.spiteNotify.socket.drop()")
@@ -251,7 +262,7 @@ def test_at_the_table_the_banner_speaks_of_the_game_socket_alone(page, live_serv
     assert page.evaluate("() => window.spiteNotify.socket.reconnecting")  # still down, unsaid
 
 
-def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
+def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url, seats, cookies):
     """The table's backoff: 0.5 s, then 1 s, then 2 s…, each times 0.75 to 1.25. On
     Playwright's clock the first attempt has started 625 ms after the drop; the second has not
     625 ms after the first failed, and starts by 1250 ms; the third's countdown says 2 s or
@@ -259,10 +270,9 @@ def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
     from playwright.sync_api import expect
 
     page.clock.install()
-    sign_up(page, live_server_url)
-    start_match(page, live_server_url)
+    positions.open_table(page, live_server_url, seats["backoff"], cookies)
     wait_for_my_turn(page)
-    banner = page.locator("[data-socket-banner]")
+    banner = page.locator("[data-socket-banner] [data-socket-text]")
 
     block(page, "/ws/games/")  # every reconnection fails
     pause_timers(page)
@@ -274,7 +284,7 @@ def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
     expect(banner).to_have_text(waiting(2))
     page.clock.run_for(625)  # as long again: the second wait (750 ms or more) is not over
     assert waiting(2).match(banner.inner_text()), banner.inner_text()
-    assert banner.get_attribute("data-attempt") == "2"
+    assert page.locator("[data-socket-banner]").get_attribute("data-attempt") == "2"
 
     page.clock.run_for(625)  # 1250 ms, the second wait's longest: attempt 2 starts, fails
     expect(banner).to_have_text(waiting(3))
@@ -286,7 +296,9 @@ def test_the_second_attempt_waits_longer_than_the_first(page, live_server_url):
     expect_back(page, 0)
 
 
-def test_a_throttled_move_is_sent_again_after_retry_after(page, live_server_url, manage):
+def test_a_throttled_move_is_sent_again_after_retry_after(
+    page, live_server_url, daphne_server, seats, cookies
+):
     """The server refuses a move ``throttled`` (with the move's id, as every refusal of a move
     has it): the table says so, keeps the move, and sends it again with the same id once
     ``retry_after`` has passed; the server applies it once. The refusal is played to the page
@@ -294,9 +306,9 @@ def test_a_throttled_move_is_sent_again_after_retry_after(page, live_server_url,
     from playwright.sync_api import expect
 
     page.clock.install()
-    sign_up(page, live_server_url)
-    game_id = start_match(page, live_server_url)
-    move = to_a_turn_with_a_center_play(page)
+    game_id = seats["throttled"]
+    positions.open_table(page, live_server_url, game_id, cookies)
+    move = a_center_move(page)
     at = version(page)
 
     pause_timers(page)
@@ -323,7 +335,7 @@ def test_a_throttled_move_is_sent_again_after_retry_after(page, live_server_url,
         "Too many moves at once: your move goes again in 2 s."
     )
     move_id = page.evaluate("() => window.spiteTable.pending.id")
-    assert server_game(manage, game_id, move_id) == {"version": at, "rows": 0}
+    assert server_game(daphne_server, game_id, move_id) == {"version": at, "rows": 0}
 
     page.clock.run_for(2100)  # retry_after passes: the same id goes again
     page.wait_for_function(
@@ -332,4 +344,4 @@ def test_a_throttled_move_is_sent_again_after_retry_after(page, live_server_url,
         timeout=BOT_TIMEOUT,
     )
     assert page.evaluate("() => window.movesSent") == [move_id, move_id]
-    assert server_game(manage, game_id, move_id) == {"version": at + 1, "rows": 1}
+    assert server_game(daphne_server, game_id, move_id) == {"version": at + 1, "rows": 1}

@@ -1,6 +1,7 @@
 """Undo and rematch at the live table in a real browser, against the random bot (a casual
-match): a center play taken back returns the card to the hand; after the match, "Play again"
-opens the rematch's table."""
+match): a center play taken back returns the card to the hand (at the first deal of seed 1,
+seated with the engine: an Ace in hand); after the match, "Play again" opens the rematch's
+table."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import re
 
 import pytest
 
+from tests.browser import positions
 from tests.browser.test_table import (
     BOT_TIMEOUT,
+    PASSWORD,
     SHOTS,
     hand_card,
     legal_moves,
@@ -27,25 +30,19 @@ def _hand(page) -> list[str]:
     return page.evaluate("() => window.spiteTable.view.players[window.spiteTable.me].hand")
 
 
-def test_undo_a_center_play_puts_the_card_back_in_the_hand(page, live_server_url):
+def test_undo_a_center_play_puts_the_card_back_in_the_hand(
+    browser, page, live_server_url, daphne_server
+):
     from playwright.sync_api import expect
 
-    sign_up(page, live_server_url)
-    start_match(page, live_server_url)
+    seated = positions.seat_player(daphne_server, positions.first_deal(1), password=PASSWORD)
+    cookies = positions.signed_in(browser, live_server_url, seated["username"], PASSWORD)
+    page.context.add_cookies(cookies)
+    page.goto(f"{live_server_url}/play/games/{seated['games'][0]}/")
     undo = page.get_by_role("button", name="Undo")
-    for _ in range(20):  # wait for a turn with a hand card that can go to the center
-        wait_for_my_turn(page)
-        expect(undo).to_be_hidden()  # nothing to take back at the start of a turn
-        center = [m for m in legal_moves(page) if m.startswith("h:") and "-c" in m]
-        if center and len(_hand(page)) > 1:
-            break
-        move = [m for m in legal_moves(page) if m.startswith("h:") and m.endswith("-s1")][-1]
-        hand_card(page, move).click()  # the highest card goes: low cards wait for the center
-        before = version(page)
-        my_place(page, "s1").click()
-        page.wait_for_function("(v) => window.spiteTable.state.version > v", arg=before)
-    else:
-        pytest.fail("no hand card could go to the center in twenty turns")
+    wait_for_my_turn(page)
+    expect(undo).to_be_hidden()  # nothing to take back at the start of a turn
+    center = [m for m in legal_moves(page) if m.startswith("h:") and "-c" in m]
     hand_before = _hand(page)
     move = center[0]
     card = move.split("-")[0][2:]

@@ -47,8 +47,8 @@ def test_a_move_and_a_refusal_at_the_table_in_vietnamese(page, live_server_url):
     sign_up(page, live_server_url)
     game_id = start_match(page, live_server_url)
 
-    page.locator("#language-choice").select_option("vi")
-    page.locator(".language-switcher button[type=submit]").click()
+    page.get_by_role("group").filter(has=page.locator("summary")).locator("summary").click()
+    page.get_by_role("button", name="Tiếng Việt").click()
     page.wait_for_url(re.compile(rf"/play/games/{game_id}/$"))
     expect(page.locator("html")).to_have_attribute("lang", "vi")
     expect(page.locator("[data-part=conn]")).to_have_attribute("data-state", "open")

@@ -1,5 +1,6 @@
-"""Helpers for the clock and presence tests: a clock the test moves by hand, and a ranked
-league match between two people with a turn limit and a disconnect grace.
+"""Helpers for the clock and presence tests: a clock the test moves by hand, a ranked league
+match between two people with a turn limit and a disconnect grace, and that match forfeited on
+time or for absence through the real services.
 
 Import the fixtures into a test module: ``from tests.games.clocks import fake_clock  # noqa``.
 """
@@ -15,7 +16,10 @@ from django.utils import timezone
 
 import engine
 from games.clocks import turn as clock
+from games.clocks.attendance import presence_join
+from games.clocks.timeouts import disconnect_forfeit, turn_timeout
 from games.models import Game, Match
+from games.services import game_play_move
 from leagues.models import League, Membership
 from tests.games.helpers import SMALL, seed_where
 
@@ -90,3 +94,30 @@ def center_move(game: Game) -> str | None:
     seat = game.to_move
     legal = engine.Game.from_dict(game.state).view(seat)["legal_moves"]
     return next((m for m in legal if "-c" in m), None)
+
+
+def forfeit_on_time(match: Match, fake_clock: FakeClock) -> int:
+    """The seat to move lets its time run out turn after turn (the other seat ends its own
+    turns) until the server forfeits the match for it; returns that seat."""
+    while True:
+        game = game_of(match)
+        fake_clock.at = game.turn_deadline
+        result = turn_timeout(game_id=game.pk, now=fake_clock.at)
+        assert result is not None
+        if result.forfeited:
+            return result.seat
+        game = game_of(match)
+        seat = game.to_move
+        game_play_move(
+            game_id=game.pk, move=side_move(game), version=game.version, user=match.user_at(seat)
+        )
+
+
+def forfeit_away(match: Match, fake_clock: FakeClock, *, present: int) -> int:
+    """Only ``present`` ever opens the table: the other seat's grace runs out and it forfeits
+    the match (``abandoned``); returns that seat."""
+    presence_join(game_id=game_of(match).pk, match_id=match.pk, seat=present, channel="here")
+    fake_clock.at = match.created_at + timedelta(seconds=GRACE)
+    seat = disconnect_forfeit(match_id=match.pk)
+    assert seat == 1 - present
+    return seat

@@ -79,7 +79,9 @@ def test_a_killed_workers_move_is_played_by_another_and_every_move_once(
         assert site.shell(state)["version"] == 0  # killed before the move committed
 
         healthy = [job_worker(site.env, tmp_path / f"healthy-{n}.log") for n in range(2)]
-        until(lambda: site.shell(state)["match"] == "finished", "the match ended", DEADLINE)
+        status = "SELECT status FROM games_match WHERE id = %s"
+        finished = [("finished",)]
+        until(lambda: site.query(status, made["match"]) == finished, "the match ended", DEADLINE)
         final = site.shell(state)
     finally:
         for worker in [doomed, *healthy]:

@@ -3,6 +3,8 @@ the queue page, ranked challenges from the standings, and ratings on profiles.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -10,6 +12,7 @@ from leagues import services
 from leagues.models import League, Membership
 from lobby.models import Challenge
 from lobby.services import challenge_accept, challenge_create
+from tests.accounts.factories import UserFactory
 from tests.leagues.conftest import join, make_league, resign_match
 
 pytestmark = pytest.mark.django_db
@@ -213,3 +216,82 @@ def test_the_profile_shows_league_ratings_a_chart_and_the_record(
 def test_a_profile_without_leagues(client, alice) -> None:
     page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
     assert "Not in any league yet." in page and "No matches yet." in page
+
+
+def _your_rating(page: str) -> str:
+    """The "You in this league" card's rating and chart (up to its Leave button)."""
+    start = page.index('data-part="your-rating"')
+    return page[start : page.index("/leave/", start)]
+
+
+def test_a_member_sees_their_rating_history_on_the_league_page(
+    client, league, members, alice, bob
+) -> None:
+    resign_match(services.ranked_match_create(league=league, user0=alice, user1=bob), bob)
+    url = reverse("leagues:detail", args=[league.slug])
+    client.force_login(alice)
+    mine = _your_rating(client.get(url).content.decode())
+    rating = round(Membership.objects.get(user=alice).rating)
+    assert "Your rating" in mine and f">{rating}<" in mine
+    assert '<svg class="rating-chart"' in mine and mine.count("<circle") == 2
+    # in Burmese, its dates in Burmese digits
+    alice.language = "my"
+    alice.save(update_fields=["language"])
+    mine = _your_rating(client.get(url).content.decode())
+    dates = re.search(r'class="rating-chart-dates"[^>]*>(.*?)</div>', mine).group(1)
+    shown = re.sub(r"<[^>]+>", "", dates)
+    assert re.search("[\u1040-\u1049]", shown) and not re.search("[0-9]", shown)
+    # a member before any rated match sees no chart yet; a visitor sees no card at all
+    carol = join(league, UserFactory(username="carol"))
+    client.force_login(carol.user)
+    mine = _your_rating(client.get(url).content.decode())
+    assert "No rated match yet." in mine and "<svg" not in mine
+    client.logout()
+    assert 'data-part="your-rating"' not in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "germany"), [("vi", "Đức"), ("my", "ဂျာမနီ"), ("en", "Germany")]
+)
+def test_the_standings_name_each_country_in_the_readers_language(
+    client, league, members, alice, bob, language, germany
+) -> None:
+    alice.country = "DE"
+    alice.save(update_fields=["country"])
+    bob.country = ""
+    bob.save(update_fields=["country"])
+    client.cookies["django_language"] = language
+    page = client.get(reverse("leagues:detail", args=[league.slug])).content.decode()
+    row = page[page.index('data-username="alice"') :].split("</tr>")[0]
+    assert re.search(
+        rf'<span class="standing-country"><span class="flag" aria-hidden="true">[^<]+</span> '
+        rf"{germany}</span>",
+        row,
+    )
+    assert "standing-country" not in page[page.index('data-username="bob"') :].split("</tr>")[0]
+
+
+def test_the_profile_chart_says_its_dates_in_vietnamese(client, league, members, alice, bob):
+    resign_match(services.ranked_match_create(league=league, user0=alice, user1=bob), bob)
+    client.cookies["django_language"] = "vi"
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    dates = re.search(r'class="rating-chart-dates"[^>]*>(.*?)</div>', page).group(1)
+    assert re.fullmatch(r"(<time datetime=\"[\d-]+\">\d+ thg \d+, \d{4}</time>)+", dates)
+
+
+def test_a_players_own_live_match_reads_play_where_others_watch(
+    client, league, members, alice, bob
+):
+    match = services.ranked_match_create(league=league, user0=alice, user1=bob)
+    table = reverse("games:table", args=[match.current_game.pk])
+    url = reverse("leagues:detail", args=[league.slug])
+
+    def link() -> str:
+        page = client.get(url).content.decode()
+        return re.search(rf'<a href="{table}">([^<]+)</a>', page).group(1)
+
+    assert link() == "watch"  # a visitor
+    client.force_login(alice)
+    assert link() == "Play your match"
+    client.force_login(join(league, UserFactory(username="carol")).user)
+    assert link() == "watch"

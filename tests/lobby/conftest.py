@@ -26,9 +26,11 @@ def _fast_password_hashing(settings):
 def _fresh_online_process():
     """This process's who-is-online bookkeeping starts empty in each test (user ids come back
     after a test's rows are gone)."""
+    online.PROCESS.sockets.clear()
     online.PROCESS.written.clear()
     online.PROCESS.refreshed_at = None
     yield
+    online.PROCESS.sockets.clear()
     online.PROCESS.written.clear()
     online.PROCESS.refreshed_at = None
 

@@ -278,6 +278,38 @@ async def test_a_flood_of_messages_is_throttled(alice, cookies, settings) -> Non
         await alices.disconnect()
 
 
+async def test_a_challenger_whose_page_was_loading_is_sent_to_the_table_on_connecting(
+    alice, bob, cookies, settings
+) -> None:
+    """Alice's page reloads after she sends the challenge; bob accepts before her socket is
+    open. Her new socket still says the match started, for ``LOBBY_TABLE_WAITING`` seconds."""
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    match = await sync_to_async(services.challenge_accept)(challenge_id=sent.pk, user=bob)
+    alices = await connect(cookies["alice"])
+    try:
+        challenges, games, started = await frames(alices)
+        assert challenges == {"type": "challenges", "challenges": []}
+        [listed] = games["games"]
+        assert started == {
+            "type": "challenge_accepted",
+            "challenge": sent.pk,
+            "match": match.pk,
+            "game": listed["game"],
+            "url": listed["url"],
+        }
+    finally:
+        await alices.disconnect()
+
+    settings.LOBBY_TABLE_WAITING = 0  # the wait is over: the lists, nothing more
+    alices = await me(cookies["alice"])
+    try:
+        assert await alices.receive_nothing(timeout=QUIET)
+    finally:
+        await alices.disconnect()
+
+
 # --- convergence: a lost doorbell costs one check, not a reload --------------------------------
 
 
@@ -307,8 +339,9 @@ async def test_the_convergence_check_brings_a_challenge_and_a_turn_that_no_frame
 
         await sync_to_async(services.challenge_accept)(challenge_id=sent.pk, user=bob)
         assert await USER_SOCKETS.check() == 1
-        challenges, games = await frames(bobs)
+        challenges, games, started = await frames(bobs)
         assert challenges["challenges"] == [] and len(games["games"]) == 1
+        assert (started["type"], started["challenge"]) == ("challenge_accepted", sent.pk)
         assert await USER_SOCKETS.check() == 1
         assert await bobs.receive_nothing(timeout=QUIET)
     finally:

@@ -64,30 +64,47 @@ def test_a_player_who_left_goes_at_the_next_refresh_and_a_page_change_writes_not
     start = timezone.now()
     one = online.OnlineProcess("one")
     one.join(bob.pk, now=start)
-    one.beat([bob.pk], now=start)  # the first beat refreshes
+    one.beat(now=start)  # the first beat refreshes
     seen = Presence.objects.get().seen_at
     # Bob's page closes and the next opens before the refresh is due: nothing changes.
-    one.beat([bob.pk], now=start + timedelta(seconds=5))
+    one.leave(bob.pk)
+    one.join(bob.pk, now=start + timedelta(seconds=4))
+    one.beat(now=start + timedelta(seconds=5))
     assert Presence.objects.get().seen_at == seen
     assert names(alice, now=start + timedelta(seconds=5)) == ["bob"]
     # Bob still has a socket at the refresh: his row is stamped again.
-    one.beat([bob.pk], now=start + timedelta(seconds=16))
+    one.beat(now=start + timedelta(seconds=16))
     assert Presence.objects.get().seen_at == start + timedelta(seconds=16)
     # Bob closed his last tab; the process still holds Carol's: he goes at the next refresh.
     carol = person("carol2")
     one.join(carol.pk, now=start + timedelta(seconds=17))
-    one.beat([carol.pk], now=start + timedelta(seconds=20))
+    one.leave(bob.pk)
+    one.beat(now=start + timedelta(seconds=20))
     assert names(alice, now=start + timedelta(seconds=20)) == ["bob", "carol2"]
-    one.beat([carol.pk], now=start + timedelta(seconds=32))
+    one.beat(now=start + timedelta(seconds=32))
     assert names(alice, now=start + timedelta(seconds=32)) == ["carol2"]
+
+
+def test_a_socket_counted_in_after_the_sockets_were_listed_keeps_its_row(alice, bob, carol):
+    """The convergence timer lists the open sockets on the event loop, then beats on the
+    database thread: a socket that opened in between (counted in by ``join``, not yet in the
+    list) keeps the row it just wrote."""
+    now = timezone.now()
+    one = online.OnlineProcess("one")
+    one.join(carol.pk, now=now)
+    one.beat(now=now)
+    one.join(bob.pk, now=now + timedelta(seconds=15))
+    one.beat(now=now + timedelta(seconds=16))  # a refresh is due
+    assert names(alice, now=now + timedelta(seconds=16)) == ["bob", "carol"]
 
 
 def test_a_process_left_with_no_socket_drops_its_rows_at_once(alice, bob):
     now = timezone.now()
     one = online.OnlineProcess("one")
     one.join(bob.pk, now=now)
-    one.beat([bob.pk], now=now)
-    one.beat([], now=now + timedelta(seconds=1))
+    one.beat(now=now)
+    one.leave(bob.pk)
+    one.beat(now=now + timedelta(seconds=1))
     assert names(alice, now=now + timedelta(seconds=1)) == []
     assert not Presence.objects.exists()
 
@@ -99,11 +116,11 @@ def test_the_rows_of_a_process_that_died_stop_counting_after_the_ttl(alice, bob,
     alive.join(carol.pk, now=now)
     # The "dead" process never refreshes again; the live one keeps refreshing.
     for seconds in (15, 30, 44):
-        alive.beat([carol.pk], now=now + timedelta(seconds=seconds))
+        alive.beat(now=now + timedelta(seconds=seconds))
         assert names(alice, now=now + timedelta(seconds=seconds)) == ["bob", "carol"]
     at = now + timedelta(seconds=45)
     assert names(alice, now=at) == ["carol"]  # one TTL without a refresh: not online
-    alive.beat([carol.pk], now=at + timedelta(seconds=1))
+    alive.beat(now=at + timedelta(seconds=1))
     assert list(Presence.objects.values_list("process", flat=True)) == ["alive"]  # swept
 
 
@@ -140,7 +157,7 @@ def test_the_list_is_cut_at_the_limit_and_says_how_many_there_are(alice, setting
 
 
 def test_joining_and_leaving_ring_the_doorbell_of_the_pages_that_list_who_is_online(
-    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+    alice, bob, carol, monkeypatch, django_capture_on_commit_callbacks
 ):
     rings = []
     monkeypatch.setattr(online, "online_changed_send", lambda: rings.append(1))
@@ -150,12 +167,17 @@ def test_joining_and_leaving_ring_the_doorbell_of_the_pages_that_list_who_is_onl
         one.join(bob.pk, now=now)
     assert len(rings) == 1
     with django_capture_on_commit_callbacks(execute=True):
-        one.join(bob.pk, now=now)  # nothing new
-        one.beat([bob.pk], now=now)  # a refresh with nobody gone
+        one.join(bob.pk, now=now)  # a second tab: nothing new
+        one.beat(now=now)  # a refresh with nobody gone
     assert len(rings) == 1
     with django_capture_on_commit_callbacks(execute=True):
-        one.beat([], now=now + timedelta(seconds=1))  # Bob went
+        one.leave(bob.pk)
+        one.leave(bob.pk)
+        one.beat(now=now + timedelta(seconds=1))  # Bob went
     assert len(rings) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        one.refresh({carol.pk}, now=now + timedelta(seconds=2))  # a row came back
+    assert len(rings) == 3
 
 
 def test_a_deleted_account_with_a_socket_still_open_gets_no_row(alice):

@@ -40,14 +40,19 @@ def page(client, **query) -> str:
     return client.get(PEOPLE, query).content.decode()
 
 
-def test_who_is_online_is_listed_with_their_flag_and_a_one_click_challenge(client, alice, bob):
+def test_who_is_online_is_listed_with_their_country_and_a_one_click_challenge(client, alice, bob):
     carol = UserFactory(username="carol", display_name="Carol", show_online=False)
     for user in (bob, carol):
         online.OnlineProcess("elsewhere").join(user.pk)
     client.force_login(alice)
     html = page(client)
     assert listed(html, "online") == ["bob"]  # Carol hides it
-    assert 'aria-label="Italy"' in html and "\U0001f1ee\U0001f1f9" in html
+    # the country by its name, the flag only beside it (hidden from screen readers)
+    assert re.search(
+        r'<div class="[^"]*lobby-country[^"]*"><span class="flag" aria-hidden="true">'
+        "\U0001f1ee\U0001f1f9</span> Italy</div>",
+        html,
+    )
     assert "data-online" in html  # notify.js asks for the live list when it sees this
     form = re.search(rf'<form method="post" action="{QUICK_URL}".*?</form>', html, re.S)
     assert form and 'name="challenge-username" value="bob"' in form.group(0)
@@ -170,3 +175,19 @@ def test_the_page_offers_a_challenge_link_with_the_presets(client, alice):
     assert form and f'<option value="{QUICK.key}" selected>' in form.group(0)
     assert "Make a challenge link" in form.group(0)
     assert "for the next 24 hours" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "germany"), [("vi", "Đức"), ("my", "ဂျာမနီ"), ("es", "Alemania")]
+)
+def test_a_country_reads_in_the_readers_language(client, alice, bob, language, germany):
+    bob.country = "DE"
+    bob.save(update_fields=["country"])
+    online.OnlineProcess("elsewhere").join(bob.pk)
+    alice.language = language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    item = re.search(r'data-person="bob".*?</li>', page(client), re.S)
+    assert item and re.search(
+        rf"lobby-country[^>]*>.*?</span> {germany}</div>", item.group(0), re.S
+    )

@@ -3,10 +3,12 @@ replay links, register and withdraw) and the league page's list of tournaments."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from leagues.models import Entry, Membership, Tournament
+from leagues.models import Entry, Membership, Tournament, TournamentMatch
 from leagues.tournaments import selectors as tsel
 from leagues.tournaments import services as ts
 from tests.accounts.factories import UserFactory
@@ -106,3 +108,81 @@ def test_an_elimination_page_draws_the_bracket(client, league):
 def test_unknown_tournaments_are_404(client, league):
     response = client.get(reverse("leagues:tournament", args=[league.slug, "nope"]))
     assert response.status_code == 404
+
+
+def pairing_cell(page: str, name: str) -> str:
+    """The row of the newest round's pairing where ``name`` plays."""
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", page[page.index('class="pairings"') :], re.S)
+    return next(r for r in rows if name in r)
+
+
+def test_an_entrant_plays_their_own_match_others_watch_it(client, league):
+    users = players(league, 4)
+    outsider = UserFactory(username="watcher")
+    t = ts.tournament_create(league=league, name="Cup", slug="cup", format="swiss", rounds=2)
+    ts.tournament_open_registration(tournament=t)
+    for user in users:
+        ts.tournament_register(tournament=t, user=user)
+    ts.tournament_start(tournament=t)
+    mine = TournamentMatch.objects.get(round__tournament=t, first=users[0])
+    theirs = TournamentMatch.objects.exclude(pk=mine.pk).get(round__tournament=t)
+    table = reverse("games:table", args=[mine.match.current_game.pk])
+    other_table = reverse("games:table", args=[theirs.match.current_game.pk])
+    opponent = mine.second
+
+    client.force_login(users[0])
+    page = client.get(url(t)).content.decode()
+    # told at the top that the round is paired, and whom they play, with the way to the table
+    card = page[page.index('data-part="your-pairing"') :].split("</div>")[0]
+    assert f"Round 1 is paired: you play <strong>{opponent.public_name}</strong>." in card
+    assert f'<a class="button" href="{table}">Play your match</a>' in card
+    row = pairing_cell(page, f'href="{table}"')
+    assert "Play your match" in row and "watch live" not in row and 'class="you"' in row
+    other = pairing_cell(page, f'href="{other_table}"')
+    assert "watch live" in other and "Play your match" not in other
+
+    for viewer in (outsider, None):  # someone else, and a visitor: only "watch live"
+        if viewer is None:
+            client.logout()
+        else:
+            client.force_login(viewer)
+        page = client.get(url(t)).content.decode()
+        assert "Play your match" not in page and 'data-part="your-pairing"' not in page
+        assert "watch live" in pairing_cell(page, f'href="{table}"')
+
+
+def test_an_entrant_with_a_bye_is_told_so(client, league):
+    users = players(league, 3)
+    t = ts.tournament_create(league=league, name="Odd", slug="odd", format="swiss", rounds=2)
+    ts.tournament_open_registration(tournament=t)
+    for user in users:
+        ts.tournament_register(tournament=t, user=user)
+    ts.tournament_start(tournament=t)
+    bye = TournamentMatch.objects.get(round__tournament=t, second__isnull=True)
+    client.force_login(bye.first)
+    page = client.get(url(t)).content.decode()
+    assert "Round 1 is paired: you have a bye, a point without playing." in page
+    assert "Play your match" not in page
+
+
+@pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
+@pytest.mark.parametrize("format", ["swiss", "round_robin", "elimination"])
+def test_a_finished_tournament_shows_its_winner(client, league, format):
+    users = players(league, 4)
+    t = ts.tournament_create(
+        league=league, name="Final", slug="final", format=format, rounds=2, match_target=5
+    )
+    ts.tournament_open_registration(tournament=t)
+    for user in users:
+        ts.tournament_register(tournament=t, user=user)
+    ts.tournament_start(tournament=t)
+    client.force_login(users[0])
+    assert 'data-part="winner"' not in client.get(url(t)).content.decode()
+    ts.tournament_autoplay(tournament=t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    winner = tsel.tournament_standings(t)[0].user
+    page = client.get(url(t)).content.decode()
+    line = page[page.index('data-part="winner"') :].split("</p>")[0]
+    assert f"Winner: <strong>{winner.public_name}</strong>" in line
+    assert 'data-part="your-pairing"' not in page  # nothing left to play
