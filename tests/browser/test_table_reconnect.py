@@ -69,12 +69,14 @@ def waiting(attempt: int) -> re.Pattern[str]:
 
 
 def server_game(server, game_id: int, move_id: str) -> dict:
-    """The game's version on the server, and how many Move rows carry ``move_id``."""
-    [(version,)] = server.query("SELECT version FROM games_game WHERE id = %s", game_id)
-    [(rows,)] = server.query(
-        "SELECT count(*) FROM games_move WHERE game_id = %s AND client_move_id = %s",
-        game_id,
+    """The game's version on the server, and how many Move rows carry ``move_id``, read in one
+    statement: one snapshot, never a version from before a move and its row from after."""
+    [(version, rows)] = server.query(
+        "SELECT version, (SELECT count(*) FROM games_move"
+        " WHERE game_id = games_game.id AND client_move_id = %s)"
+        " FROM games_game WHERE id = %s",
         move_id,
+        game_id,
     )
     return {"version": version, "rows": rows}
 
