@@ -232,13 +232,16 @@ def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
 # --- tournaments ------------------------------------------------------------------------------
 
 
-def _tournament(slug: str, tslug: str) -> Any:
+def _tournament(request: HttpRequest, slug: str, tslug: str) -> Any:
+    """The tournament at this address, or 404: for a missing one and for a draft the visitor
+    may not see (``tournament_visible_to``, the API's rule)."""
     from leagues.models import Tournament
+    from leagues.tournaments.selectors import tournament_visible_to
 
     tournament = (
         Tournament.objects.select_related("league").filter(league__slug=slug, slug=tslug).first()
     )
-    if tournament is None:
+    if tournament is None or not tournament_visible_to(tournament, request.user):
         raise Http404(_("No such tournament."))
     return tournament
 
@@ -250,7 +253,7 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
     from leagues.models import Entry, Tournament
     from leagues.tournaments import selectors as tsel
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     entry = None
     if request.user.is_authenticated:
         entry = Entry.objects.filter(tournament=tournament, user_id=request.user.pk).first()
@@ -294,7 +297,7 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
 def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     try:
         tservices.tournament_register(tournament=tournament, user=request.user)
     except GameError as exc:
@@ -309,7 +312,7 @@ def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResp
 def tournament_withdraw(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     try:
         tservices.tournament_withdraw(tournament=tournament, user=request.user)
     except GameError as exc:
