@@ -23,7 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest, user_person
+from accounts.selectors import GUESTS_PLAY_BOTS, block_pairs_among, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from games.models import Match
 from leagues import glicko2
@@ -567,7 +567,8 @@ def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
     """Pair whoever can be paired in ``league``'s queue now (``leagues.ranked_queue.pairs``), start
     each pair's ranked match (the seats drawn at random), take both out of the queue and, on
     commit, send each their ``paired`` frame. Entries not seen for ``LEAGUES_QUEUE_TTL`` are
-    dropped. A player who may no longer play ranked (banned while waiting) is dropped too."""
+    dropped. A player who may no longer play ranked (banned while waiting) is dropped too. Two
+    players of whom one blocked the other are never paired."""
     now = now or timezone.now()
     started: list[Match] = []
     with transaction.atomic():
@@ -579,7 +580,8 @@ def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
         by_user = {e.user_id: e for e in entries if e.pk not in stale}
         waiting = [Waiting(e.user_id, e.rating_at_join, e.joined_at) for e in by_user.values()]
         frames: dict[int, dict[str, Any]] = {}
-        for first, second in pairs(waiting, now, queue_window()):
+        apart = block_pairs_among(user_ids=list(by_user))
+        for first, second in pairs(waiting, now, queue_window(), apart):
             a, b = by_user[first.user_id], by_user[second.user_id]
             if secrets.randbelow(2):
                 a, b = b, a
