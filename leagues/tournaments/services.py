@@ -206,6 +206,55 @@ def tournament_withdraw(*, tournament: Tournament, user: Any) -> Entry:
     return entry
 
 
+def tournaments_withdraw_user(*, user: Any, league_id: int | None = None) -> list[Tournament]:
+    """Withdraw ``user`` from every tournament not finished (of one league, given
+    ``league_id``) where they are still entered, as ``tournament_withdraw``: for a member who
+    leaves or is banned, and an account deleted. Returns the tournaments left."""
+    entries = Entry.objects.filter(
+        user_id=user.pk,
+        status=Entry.Status.REGISTERED,
+        tournament__status__in=[
+            Tournament.Status.DRAFT,
+            Tournament.Status.REGISTRATION,
+            Tournament.Status.RUNNING,
+        ],
+    ).select_related("tournament")
+    if league_id is not None:
+        entries = entries.filter(tournament__league_id=league_id)
+    left = []
+    for entry in entries:
+        tournament_withdraw(tournament=entry.tournament, user=user)
+        left.append(entry.tournament)
+    return left
+
+
+def membership_withdraws(sender: Any, instance: Membership, **kwargs: Any) -> None:
+    """``post_save`` of a Membership: a member who left or was banned (by the service, a
+    moderator or the admin) is withdrawn from the league's tournaments."""
+    if instance.status in (Membership.Status.LEFT, Membership.Status.BANNED):
+        tournaments_withdraw_user(user=instance.user, league_id=instance.league_id)
+
+
+def account_deleted_withdraws(*, user: Any) -> None:
+    """``accounts.hooks.account_deleted``'s listener: a deleted account leaves every
+    tournament it was entered in."""
+    tournaments_withdraw_user(user=user)
+
+
+def _withdraw_ineligible(t: Tournament) -> None:
+    """Before a round is paired: withdraw every entrant who may no longer play in the league
+    (left, banned, a deleted or disabled account), whatever missed telling us, so pairing
+    never refuses them inside the transaction that finished another match."""
+    from leagues.services import ranked_member_check
+
+    for entry in t.entries.filter(status=Entry.Status.REGISTERED).select_related("user"):
+        try:
+            ranked_member_check(league=t.league, user=entry.user, ranked=t.ranked)
+        except GameError:
+            entry.status = Entry.Status.WITHDRAWN
+            entry.save(update_fields=["status"])
+
+
 def _forfeit(p: TournamentMatch, absent: Any) -> None:
     """Record a forfeit: the one present wins; both absent: a double forfeit. Abort the
     match when nobody has moved for both seats yet (else it plays out, unrated for the
@@ -319,6 +368,7 @@ def _match_for(t: Tournament, first: Any, second: Any) -> Match:
 def _round_open(t: Tournament, number: int) -> Round:
     from accounts.models import User
 
+    _withdraw_ineligible(t)
     pairings = _pairings_for(t, number)
     withdrawn = withdrawn_of(t)
     rnd = Round.objects.create(tournament=t, number=number)
