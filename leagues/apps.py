@@ -21,6 +21,9 @@ class LeaguesConfig(AppConfig):
         hooks.match_finished_register(services.match_rate)
         hooks.match_finished_register(tournaments.tournament_match_finished)
         hooks.match_finished_register(tournaments.tournament_round_close_after, on_commit=True)
+        # An entrant who aborts their tournament match forfeits it.
+        hooks.match_aborted_register(tournaments.tournament_match_aborted)
+        hooks.match_aborted_register(tournaments.tournament_round_close_after, on_commit=True)
         # A member who leaves or is banned, and a deleted account, leave their tournaments.
         post_save.connect(
             tournaments.membership_withdraws, sender=Membership, dispatch_uid="withdraws"

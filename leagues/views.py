@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -69,6 +70,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "pending_count": len(selectors.league_requests(league=league)),
         "bot_levels": BotLevel.choices,
         "tournaments": _league_tournaments(league),
+        "established_opponents": settings.LEAGUES_ESTABLISHED_OPPONENTS,
     }
     return render(request, "leagues/detail.html", context)
 
@@ -193,7 +195,7 @@ def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The waiting page: its script opens the queue socket (joining); leaving the page leaves."""
     league = _league(slug)
     try:
-        membership = services.ranked_member_check(league=league, user=request.user)
+        membership = services.ranked_player_check(league=league, user=request.user)
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("leagues:detail", slug=league.slug)
@@ -204,7 +206,7 @@ def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "rating": round(shown.rating),
-            "provisional": shown.provisional,
+            "provisional": services.rating_provisional(membership, shown),
             "ws_path": f"/ws/leagues/{league.slug}/queue/",
         },
     )

@@ -283,7 +283,7 @@ def _abort_match(match_id: int | None) -> None:
 
     # Both have moved: the match plays on, but the forfeit stands as the pairing's result.
     with contextlib.suppress(GameError):
-        game_abort(game_id=game.pk, user=match.user0)
+        game_abort(game_id=game.pk)  # by the site, not by a player
 
 
 def tournament_start(*, tournament: Tournament) -> Tournament:
@@ -361,6 +361,7 @@ def _match_for(t: Tournament, first: Any, second: Any) -> Match:
             ranked=True,
             league=t.league,
             match_target=t.match_target,
+            scheduled=True,
         )
     return match_create_between(user0=first, user1=second, rules=rules)
 
@@ -487,14 +488,30 @@ def tournament_match_finished(match: Match) -> None:
     pairing.save(update_fields=["winner", "forfeit", "source"])
 
 
+def tournament_match_aborted(match: Match) -> None:
+    """``games.hooks.match_aborted``'s listener, in the transaction that aborted the match: an
+    entrant who aborts their tournament match forfeits it (the opponent wins). A match the
+    site aborted (``aborted_by`` empty) had its pairing's result set already."""
+    if match.aborted_by_id is None:
+        return
+    pairing = (
+        TournamentMatch.objects.select_for_update().filter(match_id=match.pk, source="").first()
+    )
+    if pairing is None:
+        return
+    _forfeit(pairing, {match.aborted_by_id})
+
+
 def tournament_round_close_after(match: Match) -> None:
-    """``games.hooks.match_finished``'s listener once the match's end has committed: close the
-    round of the match's pairing if that was its last result, pairing the next round. It runs
-    in a transaction of its own, so a failure here (logged by ``games.hooks``) never refuses
-    the move that ended the match; the round then stays open for an admin to close."""
+    """``games.hooks.match_finished``'s (and ``match_aborted``'s) listener once the match's end
+    has committed: close the round of the match's pairing if that was its last result, pairing
+    the next round. It runs in a transaction of its own, so a failure here (logged by
+    ``games.hooks``) never refuses the move that ended the match; the round then stays open
+    for an admin to close."""
     pairing = (
         TournamentMatch.objects.select_related("round")
-        .filter(match_id=match.pk, source=TournamentMatch.Source.PLAYED)
+        .filter(match_id=match.pk)
+        .exclude(source="")
         .first()
     )
     if pairing is not None:

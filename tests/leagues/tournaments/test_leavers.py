@@ -1,11 +1,13 @@
 """An entrant who leaves the league, is banned or deletes the account while a tournament runs is
 withdrawn from it: their open pairing is forfeited, and the round still closes when the others'
-match ends, with the next round paired without them (docs/tournaments.md, "Withdrawals")."""
+match ends, with the next round paired without them (docs/tournaments.md, "Withdrawals"). An
+entrant who aborts their match forfeits it, and the round goes on."""
 
 from __future__ import annotations
 
 import pytest
 from django.db.models import Q
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -118,3 +120,37 @@ def test_an_entrant_who_can_no_longer_play_is_left_out_of_the_next_round_whateve
     others_resign_through_the_api(t, leaver)
     assert_round_two_paired_without(t, leaver)
     assert Entry.objects.get(tournament=t, user=leaver).status == Entry.Status.WITHDRAWN
+
+
+@pytest.mark.asyncio
+async def test_an_entrant_who_aborts_their_match_forfeits_it_and_the_round_goes_on(league):
+    from asgiref.sync import sync_to_async
+
+    from tests.games.test_consumers import open_socket, session_cookie
+    from tests.sockets import frames, send
+
+    t, users = await sync_to_async(swiss_of_four)(league)
+    quitter = users[0]
+    pairing = await sync_to_async(pairing_of)(t, quitter)
+    game_id = await sync_to_async(lambda: pairing.match.current_game.pk)()
+    socket = await open_socket(game_id, await sync_to_async(session_cookie)(Client(), quitter))
+    try:
+        await socket.receive_json_from()
+        await send(socket, {"type": "abort"})
+        assert "match_end" in [f["type"] for f in await frames(socket)]
+    finally:
+        await socket.disconnect()
+    pairing = await sync_to_async(TournamentMatch.objects.get)(pk=pairing.pk)
+    assert pairing.source == TournamentMatch.Source.FORFEIT and pairing.forfeit
+    assert pairing.winner_id not in (None, quitter.pk)
+    await sync_to_async(others_resign_through_the_api)(t, quitter)
+    await sync_to_async(assert_round_two_paired_with_everyone)(t)
+
+
+def assert_round_two_paired_with_everyone(t: Tournament) -> None:
+    """An abort is a forfeit, not a withdrawal: the quitter is paired again."""
+    assert Round.objects.get(tournament=t, number=1).status == Round.Status.CLOSED
+    second = Round.objects.get(tournament=t, number=2)
+    assert {i for p in second.pairings.all() for i in (p.first_id, p.second_id)} == {
+        e.user_id for e in t.entries.all()
+    }
