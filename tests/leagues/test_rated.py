@@ -138,6 +138,7 @@ def test_the_queue_keeps_apart_two_players_at_their_limit(league, alice, bob, se
     settings.LEAGUES_RATED_PAIR_LIMIT = 1
     play_turns(match := ranked_match(alice, bob))
     bob.resign(match.pk)
+    Membership.objects.update(rating=1500)  # within each other's window: only the cap counts
     services.queue_join(league=league, user=alice.user)
     services.queue_join(league=league, user=bob.user)
     assert services.queue_pair(league=league) == []
