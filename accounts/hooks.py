@@ -6,6 +6,9 @@ accounts never imports them (docs/architecture.md, "Layers").
   record, the league ratings and the latest matches).
 - ``has_played``: functions telling whether an account ever sat at a match (the games app's),
   which a bot account must not have done.
+- ``account_deleted``: listeners called as ``listener(user=…)`` inside the transaction that
+  deletes (anonymises) an account, for what it leaves behind elsewhere (the leagues app
+  withdraws it from its tournaments).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class ProfileSection:
 
 profile_sections: list[ProfileSection] = []
 has_played: list[Callable[[Any], bool]] = []
+_account_deleted: list[Callable[..., None]] = []
 
 
 def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:
@@ -36,3 +40,14 @@ def profile_context(profile_user: Any) -> dict[str, Any]:
     for section in profile_sections:
         context.update(section.context(profile_user))
     return context
+
+
+def account_deleted_register(listener: Callable[..., None]) -> None:
+    if listener not in _account_deleted:
+        _account_deleted.append(listener)
+
+
+def account_deleted(*, user: Any) -> None:
+    """Tell the listeners that ``user``'s account was deleted (in the deleting transaction)."""
+    for listener in _account_deleted:
+        listener(user=user)

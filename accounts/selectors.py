@@ -1,5 +1,6 @@
 """Reads about accounts: who exists, which names and addresses are taken."""
 
+from collections.abc import Collection
 from typing import Any
 
 from django.db.models import Q
@@ -78,6 +79,12 @@ def user_block_partners_q(*, user: User, field: str) -> Q:
     blocked = Block.objects.filter(blocker_id=user.pk).values("blocked_id")
     blockers = Block.objects.filter(blocked_id=user.pk).values("blocker_id")
     return Q(**{f"{field}__in": blocked}) | Q(**{f"{field}__in": blockers})
+
+
+def block_pairs_among(*, user_ids: Collection[int]) -> set[frozenset[int]]:
+    """The pairs of these users where one blocked the other, each as a set of the two ids."""
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids)
+    return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
 
 
 def user_blocked_list(*, user: User) -> list[Block]:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
+from accounts import hooks
 from accounts.models import Block, BotAccountRequest, User
 from accounts.selectors import (
     DELETED_USERNAME_PREFIX,
@@ -155,6 +156,7 @@ def user_delete(*, user: User) -> User:
         user.save()
         user.groups.clear()
         user.user_permissions.clear()
+        hooks.account_deleted(user=user)
     user_sessions_end(user=user)
     return user
 

@@ -9,6 +9,8 @@
   the match. Listeners registered ``on_commit`` run once that transaction commits, each in a
   transaction of its own, for work that can fail on its own (pairing a tournament's next
   round); a failure is logged with the match, and the match stays finished.
+- ``match_aborted``: a match was aborted (``Match.aborted_by`` says by whom; None: by the
+  site), told the same two ways (a tournament counts a player's abort as a forfeit).
 - ``sweep_jobs``: work the sweeper runs every round beside its own (the lobby's expiry).
 """
 
@@ -31,14 +33,16 @@ RankedTerms = Callable[..., engine.Rules]
 MatchListener = Callable[[Any], None]
 
 _ranked_terms: list[RankedTerms] = []
-_finished_in_transaction: list[MatchListener] = []
-_finished_on_commit: list[MatchListener] = []
+#: Each event's listeners: (run in the transaction, run once it commits).
+_finished: tuple[list[MatchListener], list[MatchListener]] = ([], [])
+_aborted: tuple[list[MatchListener], list[MatchListener]] = ([], [])
 #: The sweeper's extra jobs, by name (``games.sweeper.sweep``).
 sweep_jobs: dict[str, Callable[[], object]] = {}
 
 
 def ranked_terms_register(listener: RankedTerms) -> None:
-    """Let ``listener(league=…, user0=…, user1=…, bot0=…, bot1=…)`` decide every ranked match."""
+    """Let ``listener(league=…, user0=…, user1=…, bot0=…, bot1=…, scheduled=…)`` decide every
+    ranked match (``scheduled``: a tournament's pairing, which the players did not choose)."""
     if listener not in _ranked_terms:
         _ranked_terms.append(listener)
 
@@ -54,33 +58,61 @@ def ranked_terms(**seats: Any) -> engine.Rules:
 def match_finished_register(listener: MatchListener, *, on_commit: bool = False) -> None:
     """Call ``listener(match)`` whenever a match finishes: in its transaction, or with
     ``on_commit`` once it commits."""
-    listeners = _finished_on_commit if on_commit else _finished_in_transaction
-    if listener not in listeners:
-        listeners.append(listener)
+    _register(_finished, listener, on_commit)
 
 
 def match_finished(match: Any) -> None:
     """Tell the listeners that ``match`` finished; called inside the transaction that
     finished it. Never raises."""
-    for listener in _finished_in_transaction:
+    _tell(_finished, match, "finished")
+
+
+def match_aborted_register(listener: MatchListener, *, on_commit: bool = False) -> None:
+    """Call ``listener(match)`` whenever a match is aborted, as ``match_finished_register``."""
+    _register(_aborted, listener, on_commit)
+
+
+def match_aborted(match: Any) -> None:
+    """Tell the listeners that ``match`` was aborted; called inside the transaction that
+    aborted it. Never raises."""
+    _tell(_aborted, match, "aborted")
+
+
+def _register(
+    listeners: tuple[list[MatchListener], list[MatchListener]],
+    listener: MatchListener,
+    on_commit: bool,
+) -> None:
+    chosen = listeners[1] if on_commit else listeners[0]
+    if listener not in chosen:
+        chosen.append(listener)
+
+
+def _tell(
+    listeners: tuple[list[MatchListener], list[MatchListener]], match: Any, event: str
+) -> None:
+    in_transaction, on_commit = listeners
+    for listener in in_transaction:
         try:
             with transaction.atomic():
                 listener(match)
         except Exception:
-            logger.exception("%s failed for the finished match %s", _name(listener), match.pk)
-    for listener in _finished_on_commit:
-        transaction.on_commit(partial(_after_commit, listener, match))
+            logger.exception("%s failed for the %s match %s", _name(listener), event, match.pk)
+    for listener in on_commit:
+        transaction.on_commit(partial(_after_commit, listener, match, event))
 
 
-def _after_commit(listener: MatchListener, match: Any) -> None:
+def _after_commit(listener: MatchListener, match: Any, event: str) -> None:
     try:
         with transaction.atomic():
             listener(match)
     except Exception:
         logger.exception(
-            "%s failed after the match %s finished; the match stays finished",
+            "%s failed after the match %s %s; the match stays %s",
             _name(listener),
             match.pk,
+            event,
+            event,
         )
 
 

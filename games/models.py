@@ -96,6 +96,15 @@ class Match(models.Model):
         verbose_name=_("rematch"),
         help_text=_("the match this one's rematch created (one rematch per match)"),
     )
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("aborted by"),
+        help_text=_("the player who aborted the match (empty: not aborted, or by the site)"),
+    )
     timeouts0 = models.PositiveSmallIntegerField(
         _("seat 0 timeouts in a row"),
         default=0,

@@ -6,9 +6,12 @@ class LeaguesConfig(AppConfig):
     name = "leagues"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from accounts import hooks as accounts_hooks
         from games import hooks
         from leagues import selectors, services
+        from leagues.models import Membership
         from leagues.tournaments import services as tournaments
 
         # Every ranked match is opened under a league's terms; a finished one is rated with
@@ -18,5 +21,13 @@ class LeaguesConfig(AppConfig):
         hooks.match_finished_register(services.match_rate)
         hooks.match_finished_register(tournaments.tournament_match_finished)
         hooks.match_finished_register(tournaments.tournament_round_close_after, on_commit=True)
+        # An entrant who aborts their tournament match forfeits it.
+        hooks.match_aborted_register(tournaments.tournament_match_aborted)
+        hooks.match_aborted_register(tournaments.tournament_round_close_after, on_commit=True)
+        # A member who leaves or is banned, and a deleted account, leave their tournaments.
+        post_save.connect(
+            tournaments.membership_withdraws, sender=Membership, dispatch_uid="withdraws"
+        )
+        accounts_hooks.account_deleted_register(tournaments.account_deleted_withdraws)
         # A player's profile shows their record, league ratings and latest matches.
         accounts_hooks.profile_section_register("leagues/_profile.html", selectors.profile_section)

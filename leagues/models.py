@@ -129,6 +129,11 @@ class Membership(models.Model):
     losses = models.PositiveIntegerField(_("losses"), default=0)
     points_for = models.PositiveIntegerField(_("points for"), default=0)
     points_against = models.PositiveIntegerField(_("points against"), default=0)
+    opponents = models.PositiveIntegerField(
+        _("different opponents"),
+        default=0,
+        help_text=_("different opponents met in rated matches (a bot level counts as one)"),
+    )
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
 
@@ -158,6 +163,12 @@ class Membership(models.Model):
     def ties(self) -> int:
         """Rated matches neither won nor lost (a match cannot end tied today: kept honest)."""
         return self.matches - self.wins - self.losses
+
+    @property
+    def established(self) -> bool:
+        """Whether the rating has met enough different opponents to stand among the others
+        (``LEAGUES_ESTABLISHED_OPPONENTS``); until then it is provisional."""
+        return self.opponents >= settings.LEAGUES_ESTABLISHED_OPPONENTS
 
     @property
     def glicko(self) -> glicko2.Rating:

@@ -4,12 +4,12 @@ Each waiting player accepts opponents within a rating window that widens the lon
 wait (``Window``). Two players are paired only when each lies within the other's window. The
 longest-waiting player is served first and gets the opponent of closest rating; ties go to
 the one who has waited longer, then the lower user id, so the same queue always gives the
-same pairs.
+same pairs. Two players ``apart`` (one blocked the other, say) are never paired.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,10 +39,14 @@ class Waiting:
 
 
 def pairs(
-    entries: Iterable[Waiting], now: datetime, window: Window | None = None
+    entries: Iterable[Waiting],
+    now: datetime,
+    window: Window | None = None,
+    apart: Collection[frozenset[int]] = (),
 ) -> list[tuple[Waiting, Waiting]]:
     """The pairs to start now. Each pair is (the one who waited longer, their opponent); no
-    player is in two pairs; players nobody fits keep waiting."""
+    player is in two pairs; players nobody fits keep waiting; no pair's two user ids make a
+    set in ``apart``."""
     window = window or Window()
     queue: Sequence[Waiting] = sorted(entries, key=lambda e: (e.joined_at, e.user_id))
     reach = {e.user_id: window.at((now - e.joined_at).total_seconds()) for e in queue}
@@ -54,6 +58,8 @@ def pairs(
         best: Waiting | None = None
         for other in queue:  # oldest first: on equal distance the longer wait wins
             if other.user_id == entry.user_id or other.user_id in taken:
+                continue
+            if frozenset((entry.user_id, other.user_id)) in apart:
                 continue
             gap = abs(entry.rating - other.rating)
             if gap > reach[entry.user_id] or gap > reach[other.user_id]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -18,11 +19,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import engine
+from core.i18n import duration_text
 from games.models import Game, Match
 from games.selectors import match_history_for, match_history_rows, match_result_note
 from leagues.charts import rating_chart_svg
 from leagues.models import League, Membership, RatingChange
-from leagues.services import membership_rating_now
+from leagues.services import membership_rating_now, rating_provisional
 
 SORTS = ("rating", "matches", "wins", "points")
 
@@ -88,6 +90,23 @@ def league_rules_lines(league: League) -> list[str]:
             league.rating_period_days,
         )
         % n(league.rating_period_days),
+        ngettext(
+            "A ranked match is rated once it reaches its target or each player has played "
+            "%(n)s turn",
+            "A ranked match is rated once it reaches its target or each player has played "
+            "%(n)s turns",
+            settings.LEAGUES_RATED_MIN_TURNS,
+        )
+        % n(settings.LEAGUES_RATED_MIN_TURNS),
+        ngettext(
+            "Two players start at most %(n)s ranked match together in %(period)s",
+            "Two players start at most %(n)s ranked matches together in %(period)s",
+            settings.LEAGUES_RATED_PAIR_LIMIT,
+        )
+        % {
+            "n": settings.LEAGUES_RATED_PAIR_LIMIT,
+            "period": duration_text(settings.LEAGUES_RATED_PAIR_PERIOD),
+        },
     ]
     return lines
 
@@ -101,6 +120,7 @@ class StandingRow:
     rating: int
     deviation: int
     provisional: bool
+    established: bool
     matches: int
     wins: int
     losses: int
@@ -118,15 +138,18 @@ def _sort_key(sort: str, m: Membership) -> tuple[Any, ...]:
         return (-m.wins, *tie)
     if sort == "points":
         return (-m.points_for, m.points_against, *tie)
-    return (-round(m.rating), -m.matches, m.user.username.lower(), m.pk)
+    # By rating, established ratings first: a new account's rating, however high, stands
+    # below them until it has met enough different opponents.
+    return (not m.established, -round(m.rating), -m.matches, m.user.username.lower(), m.pk)
 
 
 def league_standings(
     *, league: League, sort: str = "rating", now: datetime | None = None
 ) -> list[StandingRow]:
     """The active members, ordered by ``sort`` (``rating``, ``matches``, ``wins`` or
-    ``points`` — points scored; anything else means ``rating``), then by rating, then by
-    username, so equal rows always come in the same order."""
+    ``points`` — points scored; anything else means ``rating``, where established ratings
+    come first), then by rating, then by username, so equal rows always come in the same
+    order."""
     if sort not in SORTS:
         sort = "rating"
     now = now or timezone.now()
@@ -147,7 +170,8 @@ def league_standings(
                 username=m.user.username,
                 rating=round(shown.rating),
                 deviation=round(shown.deviation),
-                provisional=shown.provisional,
+                provisional=rating_provisional(m, shown),
+                established=m.established,
                 matches=m.matches,
                 wins=m.wins,
                 losses=m.losses,
@@ -262,7 +286,7 @@ def user_league_ratings(*, user: Any, now: datetime | None = None) -> list[Leagu
                 membership=m,
                 rating=round(shown.rating),
                 deviation=round(shown.deviation),
-                provisional=shown.provisional,
+                provisional=rating_provisional(m, shown),
                 chart=chart,
                 changes=changes,
                 recent=_match_rows(list(recent)),
@@ -307,7 +331,7 @@ def member_rating(
     return MemberRating(
         rating=round(shown.rating),
         deviation=round(shown.deviation),
-        provisional=shown.provisional,
+        provisional=rating_provisional(membership, shown),
         chart=_history_chart(membership, changes, user=membership.user),
     )
 
@@ -390,7 +414,7 @@ def member_row(membership: Membership, *, now: datetime | None = None) -> Member
         membership=membership,
         rating=round(shown.rating),
         deviation=round(shown.deviation),
-        provisional=shown.provisional,
+        provisional=rating_provisional(membership, shown),
     )
 
 

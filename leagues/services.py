@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import secrets
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -19,19 +21,27 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest, user_person
+from accounts.selectors import GUESTS_PLAY_BOTS, block_pairs_among, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
-from games.models import Match
+from core.i18n import duration_text, native_digits
+from games.models import Match, Move
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
 from leagues.models import League, Membership, QueueEntry, RatingChange
 from leagues.ranked_queue import Waiting, Window, pairs
 
 # --- who may play -----------------------------------------------------------------------------
+
+
+#: A move that ends a turn: a discard to one of the mover's side stacks (ENGINE.md).
+DISCARD = r"-s[1-4]$"
+
+lazy_duration = lazy(duration_text, str)
+lazy_digits = lazy(native_digits, str)
 
 
 def _plays(user: Any) -> bool:
@@ -100,10 +110,13 @@ def ranked_terms(
     user1: Any = None,
     bot0: str = "",
     bot1: str = "",
+    scheduled: bool = False,
 ) -> engine.Rules:
     """The rules of a ranked match with these seats, or a GameError (forbidden) when it may
     not be played: no league, an archived one, a seat not an active member, or a bot in a
-    league whose bots do not play ranked. ``games.services`` asks this before it opens any
+    league whose bots do not play ranked; and, unless ``scheduled`` (a tournament's pairing),
+    a player past the abort limit or two people at their limit of ranked matches together
+    (docs/leagues.md, "What is rated"). ``games.services`` asks this before it opens any
     ranked match (new, or a rematch; ``games.hooks.ranked_terms``), so no path makes one outside
     a league's rules."""
     if league is None:
@@ -113,10 +126,95 @@ def ranked_terms(
             FORBIDDEN,
             lazy_format(_("Bots do not play ranked matches in %(league)s."), league=league.name),
         )
-    for user in (user0, user1):
-        if user is not None:
-            ranked_member_check(league=league, user=user)
+    people = [user for user in (user0, user1) if user is not None]
+    for user in people:
+        ranked_member_check(league=league, user=user)
+    if not scheduled:
+        for user in people:
+            ranked_abort_check(user=user)
+        if len(people) == 2:
+            ranked_pair_check(league=league, first=people[0], second=people[1])
     return league.engine_rules
+
+
+def ranked_player_check(*, league: League, user: Any) -> Membership:
+    """``ranked_member_check``, and the abort limit: whether ``user`` may look for a ranked
+    match now (the queue)."""
+    membership = ranked_member_check(league=league, user=user)
+    ranked_abort_check(user=user)
+    return membership
+
+
+def ranked_abort_check(*, user: Any, now: datetime | None = None) -> None:
+    """GameError forbidden while ``user`` has aborted ``LEAGUES_ABORT_LIMIT`` ranked matches
+    within ``LEAGUES_ABORT_PERIOD``: the message says when ranked play opens again."""
+    now = now or timezone.now()
+    period = timedelta(seconds=settings.LEAGUES_ABORT_PERIOD)
+    aborts = list(
+        Match.objects.filter(ranked=True, aborted_by_id=user.pk, finished_at__gt=now - period)
+        .order_by("-finished_at")
+        .values_list("finished_at", flat=True)[: settings.LEAGUES_ABORT_LIMIT]
+    )
+    if len(aborts) < settings.LEAGUES_ABORT_LIMIT:
+        return
+    wait = (aborts[-1] + period - now).total_seconds()
+    raise GameError(
+        FORBIDDEN,
+        lazy_format(
+            # Translators: %(count)s is a number; %(period)s and %(wait)s durations such as
+            # "1 day" and "5 hours".
+            _(
+                "%(player)s aborted %(count)s ranked matches in %(period)s: ranked play opens "
+                "again in %(wait)s. Casual matches are open."
+            ),
+            player=user.public_name,
+            count=lazy_digits(str(len(aborts))),
+            period=lazy_duration(period.total_seconds()),
+            wait=lazy_duration(max(wait, 60.0)),
+        ),
+        params={"retry_after": math.ceil(wait)},
+    )
+
+
+def ranked_pairs_at_limit(
+    *, league: League, user_ids: Collection[int], now: datetime | None = None
+) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` who started ``LEAGUES_RATED_PAIR_LIMIT`` ranked matches
+    together in ``league`` within ``LEAGUES_RATED_PAIR_PERIOD`` (aborted ones do not count)."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.LEAGUES_RATED_PAIR_PERIOD)
+    played = Counter(
+        frozenset(pair)
+        for pair in Match.objects.filter(
+            league=league,
+            ranked=True,
+            created_at__gt=since,
+            user0_id__in=user_ids,
+            user1_id__in=user_ids,
+        )
+        .exclude(status=Match.Status.ABORTED)
+        .values_list("user0_id", "user1_id")
+    )
+    return {pair for pair, count in played.items() if count >= settings.LEAGUES_RATED_PAIR_LIMIT}
+
+
+def ranked_pair_check(*, league: League, first: Any, second: Any) -> None:
+    """GameError forbidden when the two are at their limit of ranked matches together."""
+    if not ranked_pairs_at_limit(league=league, user_ids=[first.pk, second.pk]):
+        return
+    raise GameError(
+        FORBIDDEN,
+        lazy_format(
+            # Translators: %(count)s is a number; %(period)s a duration such as "1 day".
+            _(
+                "%(first)s and %(second)s have played %(count)s ranked matches together in "
+                "%(period)s, the most that count: play a casual match, or meet other players."
+            ),
+            first=first.public_name,
+            second=second.public_name,
+            count=lazy_digits(str(settings.LEAGUES_RATED_PAIR_LIMIT)),
+            period=lazy_duration(float(settings.LEAGUES_RATED_PAIR_PERIOD)),
+        ),
+    )
 
 
 def ranked_match_create(*, league: League, user0: Any, user1: Any = None, bot: str = "") -> Match:
@@ -277,6 +375,12 @@ def membership_rating_now(membership: Membership, *, now: datetime | None = None
     return glicko2.inflate(membership.glicko, periods)
 
 
+def rating_provisional(membership: Membership, shown: glicko2.Rating) -> bool:
+    """Whether the rating as ``shown`` (``membership_rating_now``) is provisional ("?"):
+    still uncertain (its deviation), or not yet ``established`` against enough opponents."""
+    return shown.provisional or not membership.established
+
+
 def bot_rating(level: str) -> glicko2.Rating:
     """The fixed rating a person plays against when a ranked match seats a bot."""
     return glicko2.Rating(
@@ -296,6 +400,33 @@ def match_rate(match: Match) -> None:
         rating_apply_match(match=match)
 
 
+def match_is_rated(match: Match) -> bool:
+    """Whether a finished ranked match counts for the ratings (docs/leagues.md, "What is
+    rated"): its target was reached, or each side played ``LEAGUES_RATED_MIN_TURNS`` turns
+    (a turn ends with a discard) over its games. A match resigned, timed out or abandoned
+    earlier is finished but unrated."""
+    if match.end_reason == Match.EndReason.TARGET_REACHED:
+        return True
+    turns = Counter(
+        Move.objects.filter(game__match=match, kind=Move.Kind.MOVE, text__regex=DISCARD)
+        .values_list("seat", flat=True)
+        .order_by()
+    )
+    return all(turns[seat] >= settings.LEAGUES_RATED_MIN_TURNS for seat in (0, 1))
+
+
+def _new_opponent(member: Membership, match: Match, seat: int) -> bool:
+    """Whether the player in ``seat`` of ``match`` is one ``member`` never met in a rated
+    match of the league before (a bot level counts as one opponent)."""
+    level = match.bot_level(1 - seat)
+    if level:
+        met = Q(match__bot0=level) | Q(match__bot1=level)
+    else:
+        other = match.user_id_at(1 - seat)
+        met = Q(match__user0_id=other) | Q(match__user1_id=other)
+    return not RatingChange.objects.filter(met, membership=member).exists()
+
+
 def rating_apply_match(*, match: Match) -> list[RatingChange]:
     """Rate a finished ranked match (target reached or resigned; never an aborted one) as a
     rating period of one game for each person in it, and add it to their record. Runs inside
@@ -305,6 +436,8 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
     rows and changes nothing (and the rows are unique per member and match).
     Returns the RatingChange rows made."""
     if not match.ranked or match.league_id is None or match.status != Match.Status.FINISHED:
+        return []
+    if not match_is_rated(match):
         return []
     league = League.objects.get(pk=match.league_id)
     now = match.finished_at or timezone.now()
@@ -341,6 +474,12 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                 continue
             mine, theirs, score = before[seat], before[1 - seat], _score(match, seat)
             after = glicko2.rate(mine, [(theirs, score)])
+            if match.bot_level(1 - seat):
+                # A bot's rating is fixed: beating it again and again lifts a rating no
+                # higher than the bot's plus LEAGUES_BOT_MARGIN.
+                ceiling = max(mine.rating, theirs.rating + float(settings.LEAGUES_BOT_MARGIN))
+                after = replace(after, rating=min(after.rating, ceiling))
+            member.opponents += _new_opponent(member, match, seat)
             changes.append(
                 RatingChange(
                     membership=member,
@@ -378,6 +517,7 @@ def rating_apply_match(*, match: Match) -> list[RatingChange]:
                     "losses",
                     "points_for",
                     "points_against",
+                    "opponents",
                 ]
             )
         return RatingChange.objects.bulk_create(changes)
@@ -403,7 +543,7 @@ def league_ratings_recompute(*, league: League) -> int:
             member.deviation = first.deviation_before
             member.volatility = first.volatility_before
             member.rated_at = None
-            member.matches = member.wins = member.losses = 0
+            member.matches = member.wins = member.losses = member.opponents = 0
             member.points_for = member.points_against = 0
             member.save()
         RatingChange.objects.filter(membership__league=league).delete()
@@ -451,7 +591,7 @@ def queue_join(*, league: League, user: Any, channel: str = "") -> QueueEntry:
     """``user`` waits in ``league``'s ranked queue (their socket ``channel`` holds the place).
     A second tab on the same queue shares the place and keeps its waiting time. Refusals as
     ``ranked_member_check``, and forbidden while the user waits in another league's queue."""
-    membership = ranked_member_check(league=league, user=user)
+    membership = ranked_player_check(league=league, user=user)
     now = timezone.now()
     with transaction.atomic():
         elsewhere = (
@@ -567,7 +707,9 @@ def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
     """Pair whoever can be paired in ``league``'s queue now (``leagues.ranked_queue.pairs``), start
     each pair's ranked match (the seats drawn at random), take both out of the queue and, on
     commit, send each their ``paired`` frame. Entries not seen for ``LEAGUES_QUEUE_TTL`` are
-    dropped. A player who may no longer play ranked (banned while waiting) is dropped too."""
+    dropped. A player who may no longer play ranked (banned while waiting) is dropped too. Two
+    players of whom one blocked the other, or who are at their limit of ranked matches
+    together, are never paired."""
     now = now or timezone.now()
     started: list[Match] = []
     with transaction.atomic():
@@ -579,7 +721,10 @@ def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
         by_user = {e.user_id: e for e in entries if e.pk not in stale}
         waiting = [Waiting(e.user_id, e.rating_at_join, e.joined_at) for e in by_user.values()]
         frames: dict[int, dict[str, Any]] = {}
-        for first, second in pairs(waiting, now, queue_window()):
+        apart = block_pairs_among(user_ids=list(by_user)) | ranked_pairs_at_limit(
+            league=league, user_ids=list(by_user), now=now
+        )
+        for first, second in pairs(waiting, now, queue_window(), apart):
             a, b = by_user[first.user_id], by_user[second.user_id]
             if secrets.randbelow(2):
                 a, b = b, a
@@ -590,7 +735,7 @@ def queue_pair(*, league: League, now: datetime | None = None) -> list[Match]:
                 # One of the two may no longer play ranked: drop whoever that is.
                 for entry in (a, b):
                     try:
-                        ranked_member_check(league=league, user=entry.user)
+                        ranked_player_check(league=league, user=entry.user)
                     except GameError:
                         QueueEntry.objects.filter(pk=entry.pk).delete()
                         changed = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -69,6 +70,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "pending_count": len(selectors.league_requests(league=league)),
         "bot_levels": BotLevel.choices,
         "tournaments": _league_tournaments(league),
+        "established_opponents": settings.LEAGUES_ESTABLISHED_OPPONENTS,
     }
     return render(request, "leagues/detail.html", context)
 
@@ -193,7 +195,7 @@ def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
     """The waiting page: its script opens the queue socket (joining); leaving the page leaves."""
     league = _league(slug)
     try:
-        membership = services.ranked_member_check(league=league, user=request.user)
+        membership = services.ranked_player_check(league=league, user=request.user)
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("leagues:detail", slug=league.slug)
@@ -204,7 +206,7 @@ def league_queue(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "rating": round(shown.rating),
-            "provisional": shown.provisional,
+            "provisional": services.rating_provisional(membership, shown),
             "ws_path": f"/ws/leagues/{league.slug}/queue/",
         },
     )
@@ -232,13 +234,16 @@ def league_play_bot(request: HttpRequest, slug: str) -> HttpResponse:
 # --- tournaments ------------------------------------------------------------------------------
 
 
-def _tournament(slug: str, tslug: str) -> Any:
+def _tournament(request: HttpRequest, slug: str, tslug: str) -> Any:
+    """The tournament at this address, or 404: for a missing one and for a draft the visitor
+    may not see (``tournament_visible_to``, the API's rule)."""
     from leagues.models import Tournament
+    from leagues.tournaments.selectors import tournament_visible_to
 
     tournament = (
         Tournament.objects.select_related("league").filter(league__slug=slug, slug=tslug).first()
     )
-    if tournament is None:
+    if tournament is None or not tournament_visible_to(tournament, request.user):
         raise Http404(_("No such tournament."))
     return tournament
 
@@ -250,7 +255,7 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
     from leagues.models import Entry, Tournament
     from leagues.tournaments import selectors as tsel
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     entry = None
     if request.user.is_authenticated:
         entry = Entry.objects.filter(tournament=tournament, user_id=request.user.pk).first()
@@ -294,7 +299,7 @@ def tournament_detail(request: HttpRequest, slug: str, tslug: str) -> HttpRespon
 def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     try:
         tservices.tournament_register(tournament=tournament, user=request.user)
     except GameError as exc:
@@ -309,7 +314,7 @@ def tournament_register(request: HttpRequest, slug: str, tslug: str) -> HttpResp
 def tournament_withdraw(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     from leagues.tournaments import services as tservices
 
-    tournament = _tournament(slug, tslug)
+    tournament = _tournament(request, slug, tslug)
     try:
         tservices.tournament_withdraw(tournament=tournament, user=request.user)
     except GameError as exc:

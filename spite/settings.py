@@ -439,3 +439,19 @@ LEAGUES_QUEUE_WINDOW_MAX = 600
 # bot level (the bot itself is never rated), with this deviation.
 LEAGUES_BOT_RATINGS = {"random": 1000.0, "greedy": 1400.0, "expert": 1700.0}
 LEAGUES_BOT_DEVIATION = 50.0
+# What a rated match must be (docs/leagues.md, "What is rated"). A finished ranked match is
+# rated when its target was reached, or each side played at least MIN_TURNS turns.
+LEAGUES_RATED_MIN_TURNS = 3
+# Two people start at most PAIR_LIMIT ranked matches together per PAIR_PERIOD seconds (a
+# tournament's pairings excepted).
+LEAGUES_RATED_PAIR_LIMIT = 3
+LEAGUES_RATED_PAIR_PERIOD = 24 * 3600
+# A rating is provisional ("?", below the established in the standings) until its player has
+# played this many different opponents in rated matches.
+LEAGUES_ESTABLISHED_OPPONENTS = 5
+# A win against a bot never lifts a rating above the bot's rating plus this margin.
+LEAGUES_BOT_MARGIN = 300.0
+# A player who aborted ABORT_LIMIT ranked matches within ABORT_PERIOD seconds starts no ranked
+# match until the oldest of those aborts is ABORT_PERIOD old.
+LEAGUES_ABORT_LIMIT = 3
+LEAGUES_ABORT_PERIOD = 24 * 3600

@@ -100,7 +100,14 @@ class MembershipSerializer(serializers.Serializer):
     deviation = serializers.IntegerField(
         help_text="Grown by each whole rating period without a match."
     )
-    provisional = serializers.BooleanField(help_text='Deviation above 110: shown with a "?".')
+    provisional = serializers.BooleanField(
+        help_text="Deviation above 110, or fewer different opponents than a rating needs to be "
+        'established: shown with a "?".'
+    )
+    established = serializers.BooleanField(
+        source="membership.established",
+        help_text="Has met enough different opponents in rated matches (docs/leagues.md).",
+    )
     matches = serializers.IntegerField(source="membership.matches")
     wins = serializers.IntegerField(source="membership.wins")
     losses = serializers.IntegerField(source="membership.losses")
@@ -161,7 +168,13 @@ class StandingSerializer(serializers.Serializer):
     player = PersonField(source="membership.user")
     rating = serializers.IntegerField(help_text="Rounded, as it stands now.")
     deviation = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    provisional = serializers.BooleanField(
+        help_text='Uncertain (deviation above 110) or not yet established: shown with a "?".'
+    )
+    established = serializers.BooleanField(
+        help_text="Has met enough different opponents in rated matches; by rating, the "
+        "established come first."
+    )
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()

@@ -58,10 +58,12 @@ def match_create_between(
     ranked: bool = False,
     league: Any = None,
     match_target: int | None = None,
+    scheduled: bool = False,
 ) -> Match:
     """A new match between two people, with its first game. ``user0`` is player one (the one
     who challenged or posted the seek: RULES.md lets player one start on equal pay-off cards).
-    ``match_target``, when given, overrides the rules' target (a tournament's own target)."""
+    ``match_target``, when given, overrides the rules' target (a tournament's own target);
+    ``scheduled`` says the players did not choose each other (a tournament's pairing)."""
     _check_people(user0, user1)
     if user0.pk == user1.pk:
         raise GameError(FORBIDDEN, _("You cannot play against yourself."))
@@ -69,6 +71,7 @@ def match_create_between(
         rules=rules,
         ranked=ranked,
         match_target=match_target,
+        scheduled=scheduled,
         user0=user0,
         user1=user1,
         league=league,
@@ -76,16 +79,23 @@ def match_create_between(
 
 
 def _match_open(
-    *, rules: engine.Rules, ranked: bool, match_target: int | None = None, **seats: Any
+    *,
+    rules: engine.Rules,
+    ranked: bool,
+    match_target: int | None = None,
+    scheduled: bool = False,
+    **seats: Any,
 ) -> Match:
     """Create the match with ``seats`` (user0/user1/bot0/bot1, and maybe its league) and deal
     its first game.
 
     Every ranked match, new or a rematch, passes ``games.hooks.ranked_terms`` here: only
     active members of an active league (bots only where it allows them), under its knobs
-    (``match_target`` alone may override the league's target: a tournament's own)."""
+    (``match_target`` alone may override the league's target: a tournament's own), and within
+    its limits on who may start one (``scheduled``: a tournament's pairing, not chosen)."""
     if ranked:
-        rules = hooks.ranked_terms(**seats)  # the leagues app decides who plays ranked
+        # The leagues app decides who plays ranked.
+        rules = hooks.ranked_terms(scheduled=scheduled, **seats)
     if match_target is not None:
         rules = replace(rules, match_target=match_target)
     with transaction.atomic():

@@ -25,7 +25,7 @@ from games import bots, hooks
 from games.clocks import turn as clock
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
-from games.selectors import game_may_abort, game_undo_plan, undo_allowed
+from games.selectors import game_may_abort, game_seats_moved, game_undo_plan, undo_allowed
 from games.sending.changes import broadcast_on_commit
 from games.sending.groups import viewer_key
 from games.services._common import (
@@ -258,25 +258,29 @@ def game_undo(*, game_id: int, user: Any, version: int) -> Game:
     return game
 
 
-def game_abort(*, game_id: int, user: Any) -> Game:
-    """``user`` calls off the match in its first game, before both seats have moved.
+def game_abort(*, game_id: int, user: Any = None) -> Game:
+    """``user`` calls off the match in its first game, before both seats have moved; with no
+    ``user``, the site does (a tournament's forfeit).
 
-    The game and the match end as ``aborted``: no winner, no points, nothing for any rating.
-    After game 1, or once both seats have moved (a taken-back move counts), the players resign
-    instead. A bot never aborts. Frames: the state, ``game_end`` and ``match_end``, both with
-    reason ``aborted``. GameError: not_found, unauthenticated, forbidden, game_over.
+    The game and the match end as ``aborted``: no winner, no points, nothing for any rating;
+    ``Match.aborted_by`` keeps who did it, and the apps above hear it
+    (``hooks.match_aborted``). After game 1, or once both seats have moved (a taken-back move
+    counts), the players resign instead. A bot never aborts. Frames: the state, ``game_end``
+    and ``match_end``, both with reason ``aborted``. GameError: not_found, unauthenticated,
+    forbidden, game_over.
     """
     with transaction.atomic():
         row = game_lock(game_id)
         game, match = row.game, row.match
-        seat = acting_seat(match, user=user)
+        seat = acting_seat(match, user=user) if user is not None else None
         if not game.is_active or match.status != Match.Status.ACTIVE:
             raise GameError(GAME_OVER, _("This game is over."))
         if game.number != 1:
             raise GameError(
                 FORBIDDEN, _("Only a match's first game can be aborted: resign instead.")
             )
-        if not game_may_abort(game, seat):
+        may = game_may_abort(game, seat) if user is not None else len(game_seats_moved(game)) < 2
+        if not may:
             raise GameError(FORBIDDEN, _("Both players have moved: resign instead of aborting."))
         now = timezone.now()
         game.status = Game.Status.ABORTED
@@ -289,8 +293,10 @@ def game_abort(*, game_id: int, user: Any) -> Game:
         match.end_reason = Match.EndReason.ABORTED
         match.winner = None
         match.finished_at = now
+        match.aborted_by = user
         match.save()
         game_end_write(row, match_ended=True)
+        hooks.match_aborted(match)
     return game
 
 

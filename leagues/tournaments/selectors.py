@@ -331,15 +331,21 @@ def tournament_visible_get(*, tournament_id: int, user: Any) -> Tournament:
     """The tournament, annotated as ``tournaments_visible``'s, or GameError not_found: for a
     missing one, and for a draft unless ``user`` may moderate its league."""
     from core.errors import NOT_FOUND, GameError
-    from leagues.services import league_may_moderate
 
     tournament = _tournaments_annotated().filter(pk=tournament_id).first()
-    if tournament is None or (
-        tournament.status == Tournament.Status.DRAFT
-        and not league_may_moderate(league=tournament.league, user=user)
-    ):
+    if tournament is None or not tournament_visible_to(tournament, user):
         raise GameError(NOT_FOUND, _("There is no such tournament."))
     return tournament
+
+
+def tournament_visible_to(tournament: Tournament, user: Any) -> bool:
+    """Whether ``user`` may see the tournament: anyone, except a draft, which only its
+    league's moderators see (its page and the API alike)."""
+    from leagues.services import league_may_moderate
+
+    return tournament.status != Tournament.Status.DRAFT or league_may_moderate(
+        league=tournament.league, user=user
+    )
 
 
 def tournament_planned_rounds(tournament: Tournament) -> int:

@@ -206,6 +206,55 @@ def tournament_withdraw(*, tournament: Tournament, user: Any) -> Entry:
     return entry
 
 
+def tournaments_withdraw_user(*, user: Any, league_id: int | None = None) -> list[Tournament]:
+    """Withdraw ``user`` from every tournament not finished (of one league, given
+    ``league_id``) where they are still entered, as ``tournament_withdraw``: for a member who
+    leaves or is banned, and an account deleted. Returns the tournaments left."""
+    entries = Entry.objects.filter(
+        user_id=user.pk,
+        status=Entry.Status.REGISTERED,
+        tournament__status__in=[
+            Tournament.Status.DRAFT,
+            Tournament.Status.REGISTRATION,
+            Tournament.Status.RUNNING,
+        ],
+    ).select_related("tournament")
+    if league_id is not None:
+        entries = entries.filter(tournament__league_id=league_id)
+    left = []
+    for entry in entries:
+        tournament_withdraw(tournament=entry.tournament, user=user)
+        left.append(entry.tournament)
+    return left
+
+
+def membership_withdraws(sender: Any, instance: Membership, **kwargs: Any) -> None:
+    """``post_save`` of a Membership: a member who left or was banned (by the service, a
+    moderator or the admin) is withdrawn from the league's tournaments."""
+    if instance.status in (Membership.Status.LEFT, Membership.Status.BANNED):
+        tournaments_withdraw_user(user=instance.user, league_id=instance.league_id)
+
+
+def account_deleted_withdraws(*, user: Any) -> None:
+    """``accounts.hooks.account_deleted``'s listener: a deleted account leaves every
+    tournament it was entered in."""
+    tournaments_withdraw_user(user=user)
+
+
+def _withdraw_ineligible(t: Tournament) -> None:
+    """Before a round is paired: withdraw every entrant who may no longer play in the league
+    (left, banned, a deleted or disabled account), whatever missed telling us, so pairing
+    never refuses them inside the transaction that finished another match."""
+    from leagues.services import ranked_member_check
+
+    for entry in t.entries.filter(status=Entry.Status.REGISTERED).select_related("user"):
+        try:
+            ranked_member_check(league=t.league, user=entry.user, ranked=t.ranked)
+        except GameError:
+            entry.status = Entry.Status.WITHDRAWN
+            entry.save(update_fields=["status"])
+
+
 def _forfeit(p: TournamentMatch, absent: Any) -> None:
     """Record a forfeit: the one present wins; both absent: a double forfeit. Abort the
     match when nobody has moved for both seats yet (else it plays out, unrated for the
@@ -234,7 +283,7 @@ def _abort_match(match_id: int | None) -> None:
 
     # Both have moved: the match plays on, but the forfeit stands as the pairing's result.
     with contextlib.suppress(GameError):
-        game_abort(game_id=game.pk, user=match.user0)
+        game_abort(game_id=game.pk)  # by the site, not by a player
 
 
 def tournament_start(*, tournament: Tournament) -> Tournament:
@@ -312,6 +361,7 @@ def _match_for(t: Tournament, first: Any, second: Any) -> Match:
             ranked=True,
             league=t.league,
             match_target=t.match_target,
+            scheduled=True,
         )
     return match_create_between(user0=first, user1=second, rules=rules)
 
@@ -319,6 +369,7 @@ def _match_for(t: Tournament, first: Any, second: Any) -> Match:
 def _round_open(t: Tournament, number: int) -> Round:
     from accounts.models import User
 
+    _withdraw_ineligible(t)
     pairings = _pairings_for(t, number)
     withdrawn = withdrawn_of(t)
     rnd = Round.objects.create(tournament=t, number=number)
@@ -437,14 +488,30 @@ def tournament_match_finished(match: Match) -> None:
     pairing.save(update_fields=["winner", "forfeit", "source"])
 
 
+def tournament_match_aborted(match: Match) -> None:
+    """``games.hooks.match_aborted``'s listener, in the transaction that aborted the match: an
+    entrant who aborts their tournament match forfeits it (the opponent wins). A match the
+    site aborted (``aborted_by`` empty) had its pairing's result set already."""
+    if match.aborted_by_id is None:
+        return
+    pairing = (
+        TournamentMatch.objects.select_for_update().filter(match_id=match.pk, source="").first()
+    )
+    if pairing is None:
+        return
+    _forfeit(pairing, {match.aborted_by_id})
+
+
 def tournament_round_close_after(match: Match) -> None:
-    """``games.hooks.match_finished``'s listener once the match's end has committed: close the
-    round of the match's pairing if that was its last result, pairing the next round. It runs
-    in a transaction of its own, so a failure here (logged by ``games.hooks``) never refuses
-    the move that ended the match; the round then stays open for an admin to close."""
+    """``games.hooks.match_finished``'s (and ``match_aborted``'s) listener once the match's end
+    has committed: close the round of the match's pairing if that was its last result, pairing
+    the next round. It runs in a transaction of its own, so a failure here (logged by
+    ``games.hooks``) never refuses the move that ended the match; the round then stays open
+    for an admin to close."""
     pairing = (
         TournamentMatch.objects.select_related("round")
-        .filter(match_id=match.pk, source=TournamentMatch.Source.PLAYED)
+        .filter(match_id=match.pk)
+        .exclude(source="")
         .first()
     )
     if pairing is not None:

@@ -422,8 +422,9 @@ def test_resign_refusals(api, alice, bob, bob_key, alice_key, human_starts) -> N
 
 
 def test_reads_take_a_fixed_number_of_queries(
-    api, alice, bob, django_assert_max_num_queries
+    api, alice, bob, django_assert_max_num_queries, settings
 ) -> None:
+    settings.LEAGUES_RATED_PAIR_LIMIT = 10  # many ranked matches of one pair
     league = make_league()
     join(league, alice)
     join(league, bob)

@@ -173,8 +173,9 @@ def test_a_turn_played_resets_the_count(league, alice, bob, seeds, fake_clock):
 
 
 def test_the_third_timeout_in_a_row_forfeits_and_rates_the_match(
-    league, alice, bob, seeds, fake_clock
+    league, alice, bob, seeds, fake_clock, settings
 ):
+    settings.LEAGUES_RATED_MIN_TURNS = 2  # each side has played two turns at the forfeit
     match = ranked_match(league, alice, bob, starter=0, seeds=seeds)
     game = game_of(match)
     for _ in range(2):
@@ -211,6 +212,7 @@ def test_the_third_timeout_in_a_row_forfeits_and_rates_the_match(
 def test_the_sweeper_ends_overdue_turns_with_nobody_connected_and_a_tournament_gets_the_result(
     league, fake_clock, settings
 ):
+    settings.LEAGUES_RATED_MIN_TURNS = 0  # rated however short (docs/leagues.md)
     from leagues.tournaments import services as ts
     from tests.accounts.factories import UserFactory
 

@@ -15,7 +15,7 @@ from leagues.models import RatingChange, Round, TournamentMatch
 from leagues.tournaments import services as tournaments
 from tests.accounts.factories import UserFactory
 from tests.games.helpers import SMALL, current_game
-from tests.leagues.conftest import join, make_league
+from tests.leagues.conftest import join, make_league, play_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,14 @@ def test_the_leagues_app_fills_in_the_listeners() -> None:
     from leagues import services as leagues
 
     assert hooks._ranked_terms == [leagues.ranked_terms]
-    assert leagues.match_rate in hooks._finished_in_transaction
-    assert tournaments.tournament_match_finished in hooks._finished_in_transaction
-    assert hooks._finished_on_commit == [tournaments.tournament_round_close_after]
+    in_transaction, on_commit = hooks._finished
+    assert leagues.match_rate in in_transaction
+    assert tournaments.tournament_match_finished in in_transaction
+    assert on_commit == [tournaments.tournament_round_close_after]
+    assert hooks._aborted == (
+        [tournaments.tournament_match_aborted],
+        [tournaments.tournament_round_close_after],
+    )
 
 
 def test_with_no_listener_no_match_is_ranked(monkeypatch, alice, bob) -> None:
@@ -52,10 +57,9 @@ def test_a_failing_listener_is_logged_and_the_match_still_ends(
         Match.objects.filter(pk=match.pk).update(target=999)  # rolled back with its savepoint
         raise RuntimeError("the listener broke")
 
-    monkeypatch.setattr(
-        hooks, "_finished_in_transaction", [broken, *hooks._finished_in_transaction]
-    )
-    monkeypatch.setattr(hooks, "_finished_on_commit", [lambda m: heard.append(m.pk)])
+    in_transaction = [broken, *hooks._finished[0]]
+    monkeypatch.setattr(hooks, "_finished", (in_transaction, [lambda m: heard.append(m.pk)]))
+    play_turns(match)  # enough for the match to be rated
     with caplog.at_level(logging.ERROR, logger="games.hooks"):
         services.game_resign(game_id=current_game(match).pk, user=alice, scope="match")
     match.refresh_from_db()
@@ -73,7 +77,7 @@ def test_an_on_commit_listener_runs_after_the_commit_and_its_failure_is_logged(
     def broken(match: Match) -> None:
         raise RuntimeError("pairing the next round broke")
 
-    monkeypatch.setattr(hooks, "_finished_on_commit", [broken])
+    monkeypatch.setattr(hooks, "_finished", (hooks._finished[0], [broken]))
     with (
         caplog.at_level(logging.ERROR, logger="games.hooks"),
         django_capture_on_commit_callbacks(execute=True),

@@ -74,8 +74,9 @@ async def both_seated(match, cookies, fake_clock):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_player_gone_past_the_grace_forfeits_and_the_opponent_saw_the_countdown(
-    match, cookies, fake_clock, alice, bob
+    match, cookies, fake_clock, alice, bob, settings
 ):
+    settings.LEAGUES_RATED_MIN_TURNS = 0  # rated however short (docs/leagues.md)
     alice_socket, bob_socket = await both_seated(match, cookies, fake_clock)
     left = fake_clock.advance(3)
     await bob_socket.disconnect()

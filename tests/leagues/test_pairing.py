@@ -68,3 +68,9 @@ def test_nobody_is_paired_twice_and_alone_waits() -> None:
     assert len(seen) == len(set(seen)) == 4
     assert pairs([waiting(1, 1500)], NOW, WINDOW) == []
     assert pairs([], NOW, WINDOW) == []
+
+
+def test_players_kept_apart_are_never_paired_and_others_still_are() -> None:
+    queue = [waiting(1, 1500, 30), waiting(2, 1510), waiting(3, 1540)]
+    assert ids(pairs(queue, NOW, WINDOW, apart={frozenset((1, 2))})) == [(1, 3)]
+    assert pairs(queue[:2], NOW, WINDOW, apart={frozenset((1, 2))}) == []

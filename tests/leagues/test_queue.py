@@ -13,6 +13,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from accounts.models import Block
 from games.models import Match
 from leagues import services
 from leagues.broadcast import queue_group
@@ -55,6 +56,19 @@ class TestPairingService:
         later = timezone.now() + timedelta(seconds=20)  # windows of 200 each
         QueueEntry.objects.update(seen_at=later)
         assert len(services.queue_pair(league=league, now=later)) == 1
+
+    def test_a_blocked_pair_is_never_paired_and_each_waits_for_someone_else(
+        self, league, members, alice, bob, carol
+    ):
+        Block.objects.create(blocker=bob, blocked=alice)
+        services.queue_join(league=league, user=alice)
+        services.queue_join(league=league, user=bob)
+        assert services.queue_pair(league=league) == []
+        assert QueueEntry.objects.count() == 2
+        join(league, carol)
+        services.queue_join(league=league, user=carol)
+        [match] = services.queue_pair(league=league)
+        assert alice in {match.user0, match.user1} and carol in {match.user0, match.user1}
 
     def test_stale_entries_are_dropped(self, league, members, alice, bob, settings):
         services.queue_join(league=league, user=alice)
@@ -184,6 +198,27 @@ class TestQueueSocket:
         finally:
             await alices.disconnect()
         assert await sync_to_async(Match.objects.count)() == 1
+
+    async def test_a_blocked_pair_waits_on_the_socket_and_is_never_sent_to_a_table(
+        self, league, members, alice, bob, fast_ticks
+    ):
+        await sync_to_async(Block.objects.create)(blocker=alice, blocked=bob)
+        cookies = {u.username: await sync_to_async(cookie_for)(u) for u in (alice, bob)}
+        alices = await connect(league.slug, cookies["alice"])
+        bobs = await connect(league.slug, cookies["bob"])
+        try:
+            frames = []
+            for socket in (alices, bobs):
+                frames += await until(socket, "queued")
+            # Several pairing ticks pass (0.1 s each): neither hears "paired".
+            for socket in (alices, bobs):
+                while not await socket.receive_nothing(timeout=QUIET):
+                    frames.append(await socket.receive_json_from())
+            assert "paired" not in {f["type"] for f in frames}
+        finally:
+            await bobs.disconnect()
+            await alices.disconnect()
+        assert await sync_to_async(Match.objects.count)() == 0
 
     async def test_a_non_member_is_refused_with_4403(self, league, members, carol):
         cookie = await sync_to_async(cookie_for)(carol)

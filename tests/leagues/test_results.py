@@ -35,8 +35,9 @@ def result_lines(client, path: str) -> dict[int, str]:
 
 
 def test_the_leagues_results_say_who_resigned_ran_out_of_time_or_left(
-    client, alice, bob, fake_clock
+    settings, client, alice, bob, fake_clock
 ) -> None:
+    settings.LEAGUES_RATED_PAIR_LIMIT = 10  # one pair plays every kind of ending here
     league = ranked_league("north")
     resigned = resign_match(ranked_match(league, alice, bob), alice)
     timed_out = ranked_match(league, alice, bob)

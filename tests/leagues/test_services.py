@@ -250,7 +250,7 @@ def test_inactivity_grows_the_deviation_before_the_next_match(league, members, a
 def test_an_inactive_players_rating_becomes_provisional_again(league, members) -> None:
     a, _ = members
     now = timezone.now()
-    Membership.objects.filter(pk=a.pk).update(deviation=60, rated_at=now)
+    Membership.objects.filter(pk=a.pk).update(deviation=60, rated_at=now, opponents=5)
     rows = selectors.league_standings(league=league, now=now)
     assert not next(r for r in rows if r.username == "alice").provisional
     far = now + timedelta(days=7 * 400)

@@ -43,7 +43,7 @@ def test_the_league_page_shows_rules_standings_and_matches(client, league, membe
 
 
 def test_provisional_ratings_are_marked(client, league, alice, bob) -> None:
-    join(league, alice, rating=1712.4, deviation=80)
+    join(league, alice, rating=1712.4, deviation=80, opponents=5)
     join(league, bob)  # new: deviation 350
     page = client.get(reverse("leagues:detail", args=[league.slug])).content.decode()
     alice_row = page[page.index('data-username="alice"') :].split("</tr>")[0]

@@ -37,7 +37,6 @@ def test_register_and_withdraw_from_the_page(client, league):
     (me,) = players(league, 1)
     outsider = UserFactory(username="outsider")
     t = ts.tournament_create(league=league, name="Cup", slug="cup", format="swiss")
-    assert client.get(url(t)).status_code == 200
     ts.tournament_open_registration(tournament=t)
     client.force_login(me)
     page = client.get(url(t)).content.decode()
@@ -108,6 +107,22 @@ def test_an_elimination_page_draws_the_bracket(client, league):
 def test_unknown_tournaments_are_404(client, league):
     response = client.get(reverse("leagues:tournament", args=[league.slug, "nope"]))
     assert response.status_code == 404
+
+
+def test_a_draft_is_seen_only_by_its_leagues_moderators_as_in_the_api(client, league):
+    member, moderator = players(league, 2)
+    Membership.objects.filter(user=moderator).update(role=Membership.Role.MODERATOR)
+    t = ts.tournament_create(league=league, name="Secret Cup", slug="secret", format="swiss")
+    assert client.get(url(t)).status_code == 404  # a visitor
+    assert client.get(f"/api/v1/tournaments/{t.pk}/").status_code == 404
+    client.force_login(member)
+    assert client.get(url(t)).status_code == 404
+    assert client.post(url(t, "leagues:tournament_register")).status_code == 404
+    client.force_login(moderator)
+    assert "Secret Cup" in client.get(url(t)).content.decode()
+    ts.tournament_open_registration(tournament=t)
+    client.logout()
+    assert "Secret Cup" in client.get(url(t)).content.decode()
 
 
 def pairing_cell(page: str, name: str) -> str:
