@@ -247,6 +247,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Security: with DEBUG off, `manage.py check --deploy` comes out clean.
 SESSION_COOKIE_HTTPONLY = True
+# The language switcher's cookie: no script reads it, no other site sends it, and over HTTPS only
+# where the session's is (with DEBUG off).
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -257,6 +261,7 @@ if not DEBUG:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
