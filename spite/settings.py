@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy
 
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "django_countries",
+    "csp",
     "django_q",
     "accounts",
     "games",
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The Content-Security-Policy header on every answer (CONTENT_SECURITY_POLICY, below).
+    "core.csp.ContentSecurityPolicyMiddleware",
     "core.outages.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -247,16 +251,38 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Security: with DEBUG off, `manage.py check --deploy` comes out clean.
 SESSION_COOKIE_HTTPONLY = True
+# The language switcher's cookie: no script reads it, no other site sends it, and over HTTPS only
+# where the session's is (with DEBUG off).
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# The Content-Security-Policy (django-csp, core/csp.py; docs/deploy.md, "Content-Security-
+# Policy"): the site loads everything from itself and writes no inline script or style.
+# connect-src also gets the page's own ws:// or wss:// origin (core/csp.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -1,4 +1,4 @@
-"""What every socket test needs: an allowed Origin, a real session cookie, a connected
+"""What every socket test needs: the site's own Host and Origin, a real session cookie, a connected
 communicator on the whole ASGI application, and the frames that arrive until it goes quiet."""
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ QUIET = 0.5  # seconds of silence that count as "nothing more is coming"
 FIRST = 10.0  # seconds a test waits for the first frame it expects
 
 
-def origin_header() -> tuple[bytes, bytes]:
-    """An Origin that AllowedHostsOriginValidator lets through."""
+def site_headers() -> list[tuple[bytes, bytes]]:
+    """The Host a socket is opened on (over ws) and the Origin of the site's own pages there,
+    which the Origin check (core/origins.py) lets through. A real server always passes the
+    Host; a test's communicator sends only the headers it is given."""
     host = next(h for h in settings.ALLOWED_HOSTS if h not in ("*", "") and h[0] != ".")
-    return (b"origin", f"http://{host}".encode())
+    return [(b"host", host.encode()), (b"origin", f"http://{host}".encode())]
 
 
 def session_cookie(user, client: Client | None = None) -> str:
@@ -34,7 +36,7 @@ async def open_socket(
     """A connected communicator on ``path`` of spite.asgi.application."""
     from spite.asgi import application
 
-    sent = [origin_header(), *headers]
+    sent = [*site_headers(), *headers]
     if cookie:
         sent.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
     communicator = WebsocketCommunicator(application, path, headers=sent)

@@ -154,3 +154,52 @@ def test_with_debug_off_whitenoise_serves_hashed_static_files_and_http_goes_to_h
     assert seen["http_home_location"] == "https://example.com/"
     assert seen["http_healthz_status"] == 200
     assert "max-age=31536000" in seen["hsts"]
+
+
+# Runs with DEBUG off: the footer's language switcher answers with the language cookie.
+LANGUAGE_PROBE = """
+import json
+import django
+django.setup()
+from django.conf import settings
+from django.test import Client
+
+response = Client(HTTP_HOST="example.com").post(
+    "/language/", {"language": "vi", "next": "/"}, secure=True
+)
+cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+print(json.dumps({
+    "status": response.status_code,
+    "value": cookie.value,
+    "secure": bool(cookie["secure"]),
+    "httponly": bool(cookie["httponly"]),
+    "samesite": cookie["samesite"],
+}))
+"""
+
+
+def test_with_debug_off_the_language_cookie_is_secure_httponly_and_same_site() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", LANGUAGE_PROBE],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+
+    assert seen["status"] == 302 and seen["value"] == "vi"
+    assert seen == {**seen, "secure": True, "httponly": True, "samesite": "Lax"}
+
+
+@pytest.mark.django_db
+def test_in_development_the_language_cookie_is_httponly_and_same_site(client: Client) -> None:
+    """Not Secure with DEBUG on: a laptop serves plain HTTP, where a Secure cookie is dropped."""
+    response = client.post(reverse("set_language"), {"language": "es", "next": "/"})
+
+    cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "es"
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert not cookie["secure"]

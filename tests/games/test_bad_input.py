@@ -29,7 +29,7 @@ from lobby import services as lobby_services
 from lobby.models import Challenge
 from tests.accounts.factories import UserFactory
 from tests.games.helpers import SMALL, a_center_move, current_game, legal
-from tests.sockets import open_socket, origin_header, session_cookie
+from tests.sockets import open_socket, session_cookie, site_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -375,7 +375,10 @@ async def test_every_socket_route_refuses_a_foreign_or_missing_origin(
     from spite.asgi import application
 
     cookie = await sync_to_async(cookie_of)(alice)
-    headers = [(b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode())]
+    headers = [
+        (b"host", b"localhost"),
+        (b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()),
+    ]
     if origin is not None:
         headers.append((b"origin", origin))
     path = route.format(game=table.pk)
@@ -397,7 +400,7 @@ async def test_every_socket_route_accepts_the_sites_own_origin(table, alice, rou
 
     cookie = await sync_to_async(cookie_of)(alice)
     headers = [
-        origin_header(),
+        *site_headers(),
         (b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={cookie}".encode()),
     ]
     path = route.format(game=table.pk)
