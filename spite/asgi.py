@@ -16,6 +16,7 @@ from api.ws import TokenAuthMiddleware  # noqa: E402
 from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E402
 from core import layer  # noqa: E402
 from core.outages import SocketOutageMiddleware  # noqa: E402
+from core.socket_cap import SocketCapMiddleware  # noqa: E402
 from games import sweeper  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -40,10 +41,13 @@ application = _AttachLoop(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                # The database away at the handshake: answered, told to retry (4503).
-                SocketOutageMiddleware(
-                    # Session first; an API token (?token= or Authorization) overrides it.
-                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                # Past SOCKETS_PER_CLIENT open sockets of one client: refused.
+                SocketCapMiddleware(
+                    # The database away at the handshake: answered, told to retry (4503).
+                    SocketOutageMiddleware(
+                        # Session first; an API token (?token= or Authorization) overrides it.
+                        AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                    )
                 )
             ),
         }

@@ -198,7 +198,11 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+# How many reverse proxies stand in front of the servers, each appending to X-Forwarded-For:
+# core.client_address reads the client's address with it for every limit by address (axes,
+# the API's throttles, guest play, password resets, the socket cap). 0: the header is ignored.
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 AXES_USERNAME_CALLABLE = "accounts.axes.username_for_lockout"
 
 # E-mail: printed to the console unless EMAIL_URL=smtp://user:password@host:587 (or smtp+tls://…).
@@ -277,8 +281,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttles.AnonThrottle",  # DRF's, counting core.client_address's address
+        "api.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
@@ -381,6 +385,9 @@ if GAMES_FAULT not in ("", "move", "bot-move"):
 SOCKETS_CONVERGE_INTERVAL = env.float(
     "SOCKETS_CONVERGE_INTERVAL", default=2.0 if REDIS_URL else 0.25
 )
+# A client address (core.client_address) may hold this many open sockets per server process;
+# its next handshake is refused until one closes (core/socket_cap.py). 0: no cap.
+SOCKETS_PER_CLIENT = env.int("SOCKETS_PER_CLIENT", default=50)
 # The socket refuses frames longer than this (bytes of text) with bad_message ...
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.
