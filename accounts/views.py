@@ -34,6 +34,22 @@ from accounts.selectors import (
 from core.errors import GameError
 
 
+def _site(request: HttpRequest) -> str:
+    """The site's address for a mail's links, as the request reached it."""
+    return f"{'https' if request.is_secure() else 'http'}://{request.get_host()}"
+
+
+def _confirm_sent(request: HttpRequest, email: str) -> None:
+    messages.info(
+        request,
+        _(
+            "To confirm %(email)s, open the link we sent there. Until then your account "
+            "keeps the address it had."
+        )
+        % {"email": email},
+    )
+
+
 def _safe_next(request: HttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
     if target and url_has_allowed_host_and_scheme(
@@ -52,9 +68,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # The address is only asked for: it becomes the account's when the link sent to it
+        # is opened (the same answer whether or not another account has it).
+        email = form.cleaned_data["email"]
         fields = {
             "username": form.cleaned_data["username"],
-            "email": form.cleaned_data["email"],
+            "email": "",
             "password": form.cleaned_data["password1"],
         }
         try:
@@ -69,6 +88,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
             )
+            if email:
+                services.email_change_request(user=user, email=email, site=_site(request))
+                _confirm_sent(request, email)
             return redirect(_safe_next(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
     context = {"form": form, "next": _safe_next(request) or "", "guest": guest is not None}
     return render(request, "accounts/signup.html", context)
@@ -141,14 +163,34 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     # A copy, so a rejected form never changes the user shown in the page header.
     form = ProfileForm(request.POST or None, instance=User.objects.get(pk=user.pk))
     if request.method == "POST" and form.is_valid():
-        try:
-            services.user_update_profile(user=user, **form.cleaned_data)
-        except services.AccountConflict as conflict:
-            form.add_error(None, conflict.message)
-        else:
-            messages.success(request, _("Your profile was saved."))
-            return redirect("accounts:profile", username=user.username)
+        fields = dict(form.cleaned_data)
+        email, _password = fields.pop("email"), fields.pop("current_password")
+        services.user_update_profile(user=user, **fields)
+        messages.success(request, _("Your profile was saved."))
+        if form.email_changed:
+            services.email_change_request(user=user, email=email, site=_site(request))
+            if email:
+                _confirm_sent(request, email)
+            else:
+                messages.info(request, _("Your account has no e-mail address now."))
+        return redirect("accounts:profile", username=user.username)
     return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+@account_required
+@require_GET
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of a confirmation mail: the address it names becomes the account's, when it
+    is opened by that account, in time, once."""
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        email = services.email_change_confirm(user=user, token=token)
+    except services.EmailConfirmRefused as refused:
+        context = {"message": refused.message}
+        return render(request, "accounts/email_confirm_failed.html", context, status=refused.status)
+    messages.success(request, _("Your e-mail address is now %(email)s.") % {"email": email})
+    return redirect("accounts:profile_edit")
 
 
 @sensitive_post_parameters("password")

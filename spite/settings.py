@@ -215,6 +215,8 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Spite & Malice <noreply@localhost>")
+# Seconds a link confirming a new e-mail address (sign-up, profile) stays valid.
+ACCOUNTS_EMAIL_CONFIRM_MAX_AGE = env.int("ACCOUNTS_EMAIL_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [
