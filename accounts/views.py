@@ -1,5 +1,7 @@
 """Account pages. Views stay thin: a form validates, a service writes."""
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -9,6 +11,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -22,6 +25,7 @@ from accounts.forms import (
     ProfileForm,
     SignUpForm,
 )
+from accounts.limits import limit_hit
 from accounts.models import User
 from accounts.selectors import (
     bot_account_latest,
@@ -31,6 +35,7 @@ from accounts.selectors import (
     user_is_guest,
     user_public_get,
 )
+from core.client_address import client_address
 from core.errors import GameError
 
 
@@ -110,7 +115,40 @@ password_change = auth_views.PasswordChangeView.as_view(
 password_change_done = auth_views.PasswordChangeDoneView.as_view(
     template_name="accounts/password_change_done.html",
 )
-password_reset = auth_views.PasswordResetView.as_view(
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with a limit on the mails asked for one address and from one client in a
+    period (``ACCOUNTS_PASSWORD_RESETS_*``). Past it the page says so, in the same words for
+    any address, registered or not."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        email = form.cleaned_data["email"].strip().lower()
+        window = float(settings.ACCOUNTS_PASSWORD_RESETS_WINDOW)
+        over_address = limit_hit(
+            kind="reset-address",
+            key=hashlib.sha256(email.encode()).hexdigest(),
+            limit=settings.ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS,
+            window=window,
+        )
+        over_client = limit_hit(
+            kind="reset-client",
+            key=client_address(self.request),
+            limit=settings.ACCOUNTS_PASSWORD_RESETS_PER_CLIENT,
+            window=window,
+        )
+        if over_address or over_client:
+            form.add_error(None, TOO_MANY_RESETS)
+            return self.form_invalid(form)
+        return super().form_valid(form)
+
+
+TOO_MANY_RESETS = gettext_lazy(
+    "Too many password-reset e-mails were asked for this address or from your network. Try "
+    "again later; a link already sent still works."
+)
+
+password_reset = PasswordResetView.as_view(
     form_class=PasswordResetForm,
     template_name="accounts/password_reset_form.html",
     email_template_name="accounts/email/password_reset_email.txt",

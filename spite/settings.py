@@ -215,6 +215,11 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Spite & Malice <noreply@localhost>")
+# Password-reset mails asked for one address, and from one client address, per period of
+# ACCOUNTS_PASSWORD_RESETS_WINDOW seconds; past either the page says to try later.
+ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = env.int("ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS", default=3)
+ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = env.int("ACCOUNTS_PASSWORD_RESETS_PER_CLIENT", default=10)
+ACCOUNTS_PASSWORD_RESETS_WINDOW = env.float("ACCOUNTS_PASSWORD_RESETS_WINDOW", default=3600.0)
 # Seconds a link confirming a new e-mail address (sign-up, profile) stays valid.
 ACCOUNTS_EMAIL_CONFIRM_MAX_AGE = env.int("ACCOUNTS_EMAIL_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
 
