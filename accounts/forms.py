@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
+from accounts.names import name_refusal
 from accounts.selectors import (
     DELETED_USERNAME_PREFIX,
     GUEST_USERNAME_PREFIX,
@@ -71,6 +72,10 @@ class SignUpForm(_AddressNeverTaken, auth_forms.UserCreationForm):
                 )
         if user_username_taken(username=username):
             raise forms.ValidationError(USERNAME_TAKEN, code="unique")
+        # A guest signing up owns no name anyone sees: every other account counts.
+        refusal = name_refusal(username)
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="impersonates")
         return username
 
     def clean_email(self) -> str:
@@ -125,7 +130,11 @@ class ProfileForm(_AddressNeverTaken, forms.ModelForm):
         ]
 
     def clean_display_name(self) -> str:
-        return (self.cleaned_data.get("display_name") or "").strip()
+        name = (self.cleaned_data.get("display_name") or "").strip()
+        refusal = name_refusal(name, exclude_user_id=self.instance.pk) if name else None
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="impersonates")
+        return name
 
     def clean_email(self) -> str:
         return User.objects.normalize_email(self.cleaned_data.get("email") or "").strip()

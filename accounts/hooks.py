@@ -6,11 +6,14 @@ accounts never imports them (docs/architecture.md, "Layers").
   record, the league ratings and the latest matches).
 - ``has_played``: functions telling whether an account ever sat at a match (the games app's),
   which a bot account must not have done.
+- ``reserved_names``: functions giving names the site shows for itself (lazy texts, read in
+  every language), which no player's name may look like (``accounts.names``; the games app
+  adds its bots' names).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +26,7 @@ class ProfileSection:
 
 profile_sections: list[ProfileSection] = []
 has_played: list[Callable[[Any], bool]] = []
+reserved_names: list[Callable[[], Iterable[Any]]] = []
 
 
 def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:
