@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotAccountRequest, User
+from accounts.names import name_refusal
 from accounts.selectors import (
     DELETED_USERNAME_PREFIX,
     GUEST_USERNAME_PREFIX,
@@ -37,7 +38,15 @@ EMAIL_HELP = _(
 )
 
 
-class SignUpForm(auth_forms.UserCreationForm):
+class _AddressNeverTaken:
+    """The model's check of its unique address is left out: it would answer that an address
+    is taken, and the address is only asked for here, never stored by the form."""
+
+    def _get_validation_exclusions(self) -> set[str]:
+        return {*super()._get_validation_exclusions(), "email"}  # type: ignore[misc]
+
+
+class SignUpForm(_AddressNeverTaken, auth_forms.UserCreationForm):
     """Username and the password twice, checked by the password validators; an e-mail
     address if the player wants password resets (``EMAIL_HELP``)."""
 
@@ -63,18 +72,34 @@ class SignUpForm(auth_forms.UserCreationForm):
                 )
         if user_username_taken(username=username):
             raise forms.ValidationError(USERNAME_TAKEN, code="unique")
+        # A guest signing up owns no name anyone sees: every other account counts.
+        refusal = name_refusal(username)
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="impersonates")
         return username
 
     def clean_email(self) -> str:
-        return _clean_email(self, None)
+        # Never "taken": the address gets a link to confirm it, or, when another account has
+        # it, a mail saying so (accounts.services.email_change_request).
+        return User.objects.normalize_email(self.cleaned_data.get("email") or "").strip()
 
 
 class LoginForm(auth_forms.AuthenticationForm):
     """Django's log-in form; the username may be typed in any case (see the user manager)."""
 
 
-class ProfileForm(forms.ModelForm):
-    """What a player may change about themselves."""
+class ProfileForm(_AddressNeverTaken, forms.ModelForm):
+    """What a player may change about themselves. A new e-mail address (or none) needs the
+    current password, and is only asked for: ``email_changed`` tells the view to send the
+    confirmation link (accounts.services.email_change_request)."""
+
+    current_password = forms.CharField(
+        label=_("Your password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Needed only to change your e-mail address."),
+    )
 
     class Meta:
         model = User
@@ -105,10 +130,37 @@ class ProfileForm(forms.ModelForm):
         ]
 
     def clean_display_name(self) -> str:
-        return (self.cleaned_data.get("display_name") or "").strip()
+        name = (self.cleaned_data.get("display_name") or "").strip()
+        refusal = name_refusal(name, exclude_user_id=self.instance.pk) if name else None
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="impersonates")
+        return name
 
     def clean_email(self) -> str:
-        return _clean_email(self, self.instance)
+        return User.objects.normalize_email(self.cleaned_data.get("email") or "").strip()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        email = cleaned.get("email")
+        self.email_changed = email is not None and email.lower() != self.instance.email.lower()
+        if self.email_changed:
+            password = cleaned.get("current_password") or ""
+            if not password:
+                self.add_error(
+                    "current_password",
+                    forms.ValidationError(
+                        _("Type your password to change your e-mail address."),
+                        code="password_required",
+                    ),
+                )
+            elif not self.instance.check_password(password):
+                self.add_error(
+                    "current_password",
+                    forms.ValidationError(
+                        _("That is not your password."), code="password_incorrect"
+                    ),
+                )
+        return cleaned
 
 
 class DeleteAccountForm(forms.Form):

@@ -9,11 +9,14 @@ accounts never imports them (docs/architecture.md, "Layers").
 - ``account_deleted``: listeners called as ``listener(user=…)`` inside the transaction that
   deletes (anonymises) an account, for what it leaves behind elsewhere (the leagues app
   withdraws it from its tournaments).
+- ``reserved_names``: functions giving names the site shows for itself (lazy texts, read in
+  every language), which no player's name may look like (``accounts.names``; the games app
+  adds its bots' names).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +30,7 @@ class ProfileSection:
 profile_sections: list[ProfileSection] = []
 has_played: list[Callable[[Any], bool]] = []
 _account_deleted: list[Callable[..., None]] = []
+reserved_names: list[Callable[[], Iterable[Any]]] = []
 
 
 def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:

@@ -5,12 +5,15 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
+from django.core import signing
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from accounts import hooks
+from accounts.mails import confirm_read, confirm_token, confirm_url, mail_send
 from accounts.models import Block, BotAccountRequest, User
 from accounts.selectors import (
     DELETED_USERNAME_PREFIX,
@@ -82,22 +85,109 @@ def user_update_profile(
     display_name: str,
     language: str,
     country: str,
-    email: str,
     show_online: bool = True,
 ) -> User:
-    """Save what a player may change about themselves on the edit-profile page."""
+    """Save what a player may change about themselves on the edit-profile page, the e-mail
+    address aside (``email_change_request``)."""
     user.display_name = display_name
     user.language = language
     user.country = country
-    user.email = email
     user.show_online = show_online
-    fields = ["display_name", "language", "country", "email", "show_online"]
+    fields = ["display_name", "language", "country", "show_online"]
+    with transaction.atomic():
+        user.save(update_fields=fields)
+    return user
+
+
+# --- the e-mail address -----------------------------------------------------------------------
+
+
+class EmailConfirmRefused(Exception):
+    """A confirmation link that cannot change the address: ``message`` says why, ``status``
+    is the page's HTTP status (400, or 403 for a link of another account)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def email_change_request(*, user: User, email: str, site: str) -> None:
+    """``user`` (who typed their password, or is signing up) wants ``email`` as their address.
+
+    An empty ``email`` removes the address at once. Any other is only asked for: it gets a
+    link to confirm it (``email_change_confirm``), valid ``ACCOUNTS_EMAIL_CONFIRM_MAX_AGE``
+    seconds, unless another account has it, which then gets a mail saying someone asked for
+    it and nothing changed; the caller's answer is the same either way, so it never tells
+    whether an address is registered. The old address, if any, is told of the change. ``site``
+    is the site's address for the links (``https://host``)."""
+    email = User.objects.normalize_email(email or "").strip()
+    old = user.email
+    if old.lower() == email.lower():
+        return
+    if not email:
+        user.email = ""
+        user.save(update_fields=["email"])
+    else:
+        owner = User.objects.filter(email__iexact=email).exclude(pk=user.pk).first()
+        if owner is not None:
+            reset = site + reverse("accounts:password_reset")
+            mail_send(
+                to=email, template="email_taken", context={"site": site, "reset": reset}, user=owner
+            )
+        else:
+            url = confirm_url(site=site, token=confirm_token(user=user, email=email))
+            mail_send(
+                to=email,
+                template="email_confirm",
+                context={"user": user, "site": site, "url": url},
+                user=user,
+            )
+    if old:
+        mail_send(
+            to=old,
+            template="email_changing",
+            context={"user": user, "site": site, "email": email},
+            user=user,
+        )
+
+
+def email_change_confirm(*, user: User, token: str) -> str:
+    """Open a confirmation link as ``user``: the address it names becomes theirs, and is
+    returned. Refusals (``EmailConfirmRefused``): expired, not valid (not made here, or
+    changed), another account's link (403), already used (the address changed since)."""
+    try:
+        payload = confirm_read(token)
+    except signing.SignatureExpired:
+        raise EmailConfirmRefused(
+            _("This link has expired. Change your address on your profile again to get a new one.")
+        ) from None
+    except signing.BadSignature:
+        raise EmailConfirmRefused(
+            _("This link is not valid. Open the whole link from the e-mail, or ask for a new one.")
+        ) from None
+    if payload.get("u") != user.pk:
+        raise EmailConfirmRefused(
+            _(
+                "This link was sent to another account. Log out, then open it again and log in "
+                "as that account."
+            ),
+            status=403,
+        )
+    used = _("This link was already used, or your address changed after it was sent.")
     try:
         with transaction.atomic():
-            user.save(update_fields=fields)
-    except IntegrityError as exc:
-        raise AccountConflict from exc
-    return user
+            locked = User.objects.select_for_update().get(pk=user.pk)
+            if locked.email != payload.get("o"):
+                raise EmailConfirmRefused(used)
+            if User.objects.filter(email__iexact=payload["e"]).exclude(pk=user.pk).exists():
+                raise EmailConfirmRefused(_("Another account uses this address now."))
+            locked.email = payload["e"]
+            locked.save(update_fields=["email"])
+    except IntegrityError as exc:  # an account took the address between the check and here
+        raise EmailConfirmRefused(_("Another account uses this address now.")) from exc
+    user.email = payload["e"]
+    return user.email
 
 
 def _new_deleted_username() -> str:

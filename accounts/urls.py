@@ -22,6 +22,7 @@ urlpatterns = [
     path("u/<str:username>/unblock/", views.unblock, name="unblock"),
     path("blocked/", views.blocked, name="blocked"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("email/confirm/<str:token>/", views.email_confirm, name="email_confirm"),
     path("delete/", views.account_delete, name="delete"),
     path("bot/", views.bot_account, name="bot_account"),
 ]

@@ -1,5 +1,7 @@
 """Account pages. Views stay thin: a form validates, a service writes."""
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -9,6 +11,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -22,6 +25,7 @@ from accounts.forms import (
     ProfileForm,
     SignUpForm,
 )
+from accounts.limits import limit_hit
 from accounts.models import User
 from accounts.selectors import (
     bot_account_latest,
@@ -31,7 +35,24 @@ from accounts.selectors import (
     user_is_guest,
     user_public_get,
 )
+from core.client_address import client_address
 from core.errors import GameError
+
+
+def _site(request: HttpRequest) -> str:
+    """The site's address for a mail's links, as the request reached it."""
+    return f"{'https' if request.is_secure() else 'http'}://{request.get_host()}"
+
+
+def _confirm_sent(request: HttpRequest, email: str) -> None:
+    messages.info(
+        request,
+        _(
+            "To confirm %(email)s, open the link we sent there. Until then your account "
+            "keeps the address it had."
+        )
+        % {"email": email},
+    )
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -52,9 +73,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # The address is only asked for: it becomes the account's when the link sent to it
+        # is opened (the same answer whether or not another account has it).
+        email = form.cleaned_data["email"]
         fields = {
             "username": form.cleaned_data["username"],
-            "email": form.cleaned_data["email"],
+            "email": "",
             "password": form.cleaned_data["password1"],
         }
         try:
@@ -69,6 +93,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
             )
+            if email:
+                services.email_change_request(user=user, email=email, site=_site(request))
+                _confirm_sent(request, email)
             return redirect(_safe_next(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
     context = {"form": form, "next": _safe_next(request) or "", "guest": guest is not None}
     return render(request, "accounts/signup.html", context)
@@ -88,7 +115,40 @@ password_change = auth_views.PasswordChangeView.as_view(
 password_change_done = auth_views.PasswordChangeDoneView.as_view(
     template_name="accounts/password_change_done.html",
 )
-password_reset = auth_views.PasswordResetView.as_view(
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with a limit on the mails asked for one address and from one client in a
+    period (``ACCOUNTS_PASSWORD_RESETS_*``). Past it the page says so, in the same words for
+    any address, registered or not."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        email = form.cleaned_data["email"].strip().lower()
+        window = float(settings.ACCOUNTS_PASSWORD_RESETS_WINDOW)
+        over_address = limit_hit(
+            kind="reset-address",
+            key=hashlib.sha256(email.encode()).hexdigest(),
+            limit=settings.ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS,
+            window=window,
+        )
+        over_client = limit_hit(
+            kind="reset-client",
+            key=client_address(self.request),
+            limit=settings.ACCOUNTS_PASSWORD_RESETS_PER_CLIENT,
+            window=window,
+        )
+        if over_address or over_client:
+            form.add_error(None, TOO_MANY_RESETS)
+            return self.form_invalid(form)
+        return super().form_valid(form)
+
+
+TOO_MANY_RESETS = gettext_lazy(
+    "Too many password-reset e-mails were asked for this address or from your network. Try "
+    "again later; a link already sent still works."
+)
+
+password_reset = PasswordResetView.as_view(
     form_class=PasswordResetForm,
     template_name="accounts/password_reset_form.html",
     email_template_name="accounts/email/password_reset_email.txt",
@@ -141,14 +201,34 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     # A copy, so a rejected form never changes the user shown in the page header.
     form = ProfileForm(request.POST or None, instance=User.objects.get(pk=user.pk))
     if request.method == "POST" and form.is_valid():
-        try:
-            services.user_update_profile(user=user, **form.cleaned_data)
-        except services.AccountConflict as conflict:
-            form.add_error(None, conflict.message)
-        else:
-            messages.success(request, _("Your profile was saved."))
-            return redirect("accounts:profile", username=user.username)
+        fields = dict(form.cleaned_data)
+        email, _password = fields.pop("email"), fields.pop("current_password")
+        services.user_update_profile(user=user, **fields)
+        messages.success(request, _("Your profile was saved."))
+        if form.email_changed:
+            services.email_change_request(user=user, email=email, site=_site(request))
+            if email:
+                _confirm_sent(request, email)
+            else:
+                messages.info(request, _("Your account has no e-mail address now."))
+        return redirect("accounts:profile", username=user.username)
     return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+@account_required
+@require_GET
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of a confirmation mail: the address it names becomes the account's, when it
+    is opened by that account, in time, once."""
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        email = services.email_change_confirm(user=user, token=token)
+    except services.EmailConfirmRefused as refused:
+        context = {"message": refused.message}
+        return render(request, "accounts/email_confirm_failed.html", context, status=refused.status)
+    messages.success(request, _("Your e-mail address is now %(email)s.") % {"email": email})
+    return redirect("accounts:profile_edit")
 
 
 @sensitive_post_parameters("password")

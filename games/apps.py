@@ -10,3 +10,11 @@ class GamesConfig(AppConfig):
         from games.selectors import user_has_sat
 
         hooks.has_played.append(user_has_sat)  # a bot account starts with no match played
+        if _bot_names not in hooks.reserved_names:
+            hooks.reserved_names.append(_bot_names)  # no player may be named like a bot
+
+
+def _bot_names() -> list:
+    from games.models import BotLevel
+
+    return [level.label for level in BotLevel]

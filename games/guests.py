@@ -42,7 +42,7 @@ def _address_key(address: str) -> str:
 def guest_match_create(*, user: Any, address: str, bot: str, rules: engine.Rules) -> Match:
     """A casual match against ``bot`` for a visitor: ``user`` is the request's user, anonymous
     (a guest account is made for it) or a guest already; ``address`` the client's address
-    (``axes.helpers.get_client_ip_address``, as log-in throttling counts it). The match's
+    (``core.client_address``, as every limit by address reads it). The match's
     ``user0`` is the guest. Refusals: too_many (either limit)."""
     window = float(settings.GAMES_GUEST_LIMIT_WINDOW)
     if int(cache.get(_address_key(address), 0)) >= settings.GAMES_GUEST_MATCHES_PER_ADDRESS:

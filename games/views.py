@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_is_guest
 from accounts.services import LOGIN_BACKEND
+from core.client_address import client_address
 from core.errors import GameError
 from games import services
 from games.clocks import turn as clock
@@ -66,9 +66,7 @@ def _match_start(request: HttpRequest, cleaned: dict[str, Any]) -> Match:
     user = request.user
     if user.is_authenticated and not user_is_guest(user):
         return services.match_create(user=user, bot=bot, rules=rules)
-    match = guest_match_create(
-        user=user, address=get_client_ip_address(request) or "", bot=bot, rules=rules
-    )
+    match = guest_match_create(user=user, address=client_address(request), bot=bot, rules=rules)
     if not user.is_authenticated:
         login(request, match.user0, backend=LOGIN_BACKEND)
     return match

@@ -18,6 +18,7 @@ from benchfloor.routing import websocket_urlpatterns as bench_floors  # noqa: E4
 from core import layer  # noqa: E402
 from core.origins import OriginValidator  # noqa: E402
 from core.outages import SocketOutageMiddleware  # noqa: E402
+from core.socket_cap import SocketCapMiddleware  # noqa: E402
 from games import sweeper  # noqa: E402
 from spite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -45,10 +46,13 @@ application = _AttachLoop(
             "http": django_asgi_app,
             # Only the site's own pages (scheme, host and port) open a socket (core/origins.py).
             "websocket": OriginValidator(
-                # The database away at the handshake: answered, told to retry (4503).
-                SocketOutageMiddleware(
-                    # Session first; an API token (?token= or Authorization) overrides it.
-                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                # Past SOCKETS_PER_CLIENT open sockets of one client: refused.
+                SocketCapMiddleware(
+                    # The database away at the handshake: answered, told to retry (4503).
+                    SocketOutageMiddleware(
+                        # Session first; an API token (?token= or Authorization) overrides it.
+                        AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(routes)))
+                    )
                 )
             ),
         }

@@ -202,7 +202,11 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+# How many reverse proxies stand in front of the servers, each appending to X-Forwarded-For:
+# core.client_address reads the client's address with it for every limit by address (axes,
+# the API's throttles, guest play, password resets, the socket cap). 0: the header is ignored.
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 AXES_USERNAME_CALLABLE = "accounts.axes.username_for_lockout"
 
 # E-mail: printed to the console unless EMAIL_URL=smtp://user:password@host:587 (or smtp+tls://…).
@@ -215,6 +219,13 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Spite & Malice <noreply@localhost>")
+# Password-reset mails asked for one address, and from one client address, per period of
+# ACCOUNTS_PASSWORD_RESETS_WINDOW seconds; past either the page says to try later.
+ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = env.int("ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS", default=3)
+ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = env.int("ACCOUNTS_PASSWORD_RESETS_PER_CLIENT", default=10)
+ACCOUNTS_PASSWORD_RESETS_WINDOW = env.float("ACCOUNTS_PASSWORD_RESETS_WINDOW", default=3600.0)
+# Seconds a link confirming a new e-mail address (sign-up, profile) stays valid.
+ACCOUNTS_EMAIL_CONFIRM_MAX_AGE = env.int("ACCOUNTS_EMAIL_CONFIRM_MAX_AGE", default=3 * 24 * 3600)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [
@@ -303,8 +314,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttles.AnonThrottle",  # DRF's, counting core.client_address's address
+        "api.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/minute"),
@@ -407,6 +418,9 @@ if GAMES_FAULT not in ("", "move", "bot-move"):
 SOCKETS_CONVERGE_INTERVAL = env.float(
     "SOCKETS_CONVERGE_INTERVAL", default=2.0 if REDIS_URL else 0.25
 )
+# A client address (core.client_address) may hold this many open sockets per server process;
+# its next handshake is refused until one closes (core/socket_cap.py). 0: no cap.
+SOCKETS_PER_CLIENT = env.int("SOCKETS_PER_CLIENT", default=50)
 # The socket refuses frames longer than this (bytes of text) with bad_message ...
 GAMES_WS_MAX_MESSAGE = 4096
 # ... and more than `burst` messages per `period` seconds (token bucket) with throttled.

@@ -73,6 +73,16 @@ def _no_language_from_earlier_tests() -> None:
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _no_sockets_from_earlier_tests() -> None:
+    """A socket an earlier test left open still counts against the per-client cap
+    (core/socket_cap.py), and every test's communicator is the same client: each test starts
+    with none counted."""
+    from core.socket_cap import OPEN
+
+    OPEN.clear()
+
+
 # --- the `services` marker: tests that need the database, the channel layer or a real server ------
 
 #: pytest-django's fixtures that open the test database.

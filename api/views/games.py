@@ -8,7 +8,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from api.serializers.games import (
@@ -17,7 +16,7 @@ from api.serializers.games import (
     MoveOutSerializer,
     MoveRowSerializer,
 )
-from api.throttles import MovesThrottle
+from api.throttles import AnonThrottle, MovesThrottle, UserThrottle
 from api.views.common import Pagination, error_responses, paginated
 from core.errors import UNAUTHENTICATED, GameError
 from games import selectors, services
@@ -45,7 +44,7 @@ class MovesPagination(Pagination):
 
 class GameMovesView(APIView):
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [AnonRateThrottle, UserRateThrottle, MovesThrottle]
+    throttle_classes = [AnonThrottle, UserThrottle, MovesThrottle]
     throttle_scope = "moves"
     pagination_class = MovesPagination  # the schema documents GET's envelope and ?limit=&offset=
 

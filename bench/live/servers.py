@@ -228,8 +228,10 @@ def site_env(
 ) -> dict[str, str]:
     """The environment of the site's processes: production settings (DEBUG off), our own
     database and Redis prefixes, the bench floors routed, and a settings module in ``logdir``
-    that imports ``spite.settings`` (lifting the socket's throttle when asked)."""
+    that imports ``spite.settings`` without the cap on sockets per client (the bench is one
+    client) and lifting the socket's throttle when asked."""
     overrides = "from spite.settings import *  # noqa: F403\n"
+    overrides += "SOCKETS_PER_CLIENT = 0  # every bench socket comes from the one client\n"
     if lift_throttle:
         overrides += "GAMES_WS_THROTTLE = (1_000_000, 1.0)\n"
     (logdir / "bench_settings.py").write_text(overrides + extra_settings)

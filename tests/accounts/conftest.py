@@ -9,6 +9,16 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _own_limit_counts(monkeypatch):
+    """Counts of accounts.limits under keys of this test alone (the cache outlives a test)."""
+    import secrets
+
+    from accounts import limits
+
+    monkeypatch.setattr(limits, "KEY_PREFIX", f"test-{secrets.token_hex(6)}")
+
+
 @pytest.fixture
 def user(db):
     return UserFactory(username="alice", email="alice@example.org", display_name="Alice W.")

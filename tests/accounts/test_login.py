@@ -130,3 +130,33 @@ def test_case_insensitive_lock_key_stops_case_variants_from_dodging_the_lock(cli
     fail_five_times(client, "alice")
     assert log_in(client, "ALICE", PASSWORD).status_code == 429
     assert log_in(client, "Alice", PASSWORD).status_code == 429
+
+
+# --- behind the reverse proxy (docs/deploy.md: PROXY_COUNT=1) ----------------------------------
+
+PROXY = "127.0.0.1"  # every request reaches the server from the proxy's address
+
+
+def log_in_from(client, address, username, password, forwarded_by_client=""):
+    """A log-in through one proxy that appends the client's address to X-Forwarded-For
+    (``forwarded_by_client``: what the client itself sent in that header, if anything)."""
+    chain = f"{forwarded_by_client}, {address}" if forwarded_by_client else address
+    return client.post(
+        LOGIN,
+        {"username": username, "password": password},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=chain,
+    )
+
+
+@override_settings(PROXY_COUNT=1)
+def test_behind_the_proxy_a_lockout_holds_the_client_that_failed_and_no_other(client, user):
+    for attempt in range(5):
+        log_in_from(client, "203.0.113.7", "alice", f"wrong-{attempt}")
+    assert log_in_from(client, "203.0.113.7", "alice", PASSWORD).status_code == 429
+    # Nor can the attacker dodge it by sending a header of its own: the proxy appends.
+    dodge = log_in_from(client, "203.0.113.7", "alice", PASSWORD, forwarded_by_client="1.2.3.4")
+    assert dodge.status_code == 429
+    other = log_in_from(client, "198.51.100.20", "alice", PASSWORD)
+    assert other.status_code == 302
+    assert logged_in_user_id(client) == user.pk

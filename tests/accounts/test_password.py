@@ -122,3 +122,54 @@ def test_password_reset_is_not_sent_to_inactive_accounts(client):
     UserFactory(email="gone@example.org", is_active=False)
     client.post(RESET, {"email": "gone@example.org"})
     assert mail.outbox == []
+
+
+# --- limits on reset mails (docs/accounts.md, "Password reset") --------------------------------
+
+TOO_MANY = "Too many password-reset e-mails were asked for"
+
+
+@pytest.fixture
+def reset_limits(settings):
+    settings.ACCOUNTS_PASSWORD_RESETS_PER_ADDRESS = 2
+    settings.ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = 4
+    settings.ACCOUNTS_PASSWORD_RESETS_WINDOW = 3600
+
+
+def test_reset_mails_to_one_address_are_limited_whether_or_not_it_is_registered(
+    client, user, reset_limits, settings
+):
+    settings.ACCOUNTS_PASSWORD_RESETS_PER_CLIENT = 100
+    for address in ("alice@example.org", "nobody@example.org"):
+        answers = [client.post(RESET, {"email": address}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [302, 302, 200]
+        assert TOO_MANY in answers[2].content.decode()
+    assert [m.to for m in mail.outbox] == [["alice@example.org"]] * 2
+    # Any case of the address is the same address.
+    assert TOO_MANY in client.post(RESET, {"email": "ALICE@example.org"}).content.decode()
+
+
+def test_reset_mails_from_one_client_are_limited(client, db, reset_limits):
+    from django.test import Client
+
+    answers = [
+        client.post(RESET, {"email": f"p{n}@example.org"}, REMOTE_ADDR="203.0.113.7")
+        for n in range(5)
+    ]
+    assert [a.status_code for a in answers] == [302, 302, 302, 302, 200]
+    assert TOO_MANY in answers[4].content.decode()
+    other = Client().post(RESET, {"email": "p9@example.org"}, REMOTE_ADDR="198.51.100.20")
+    assert other.status_code == 302
+
+
+def test_reset_limits_end_with_their_period(client, user, reset_limits, monkeypatch):
+    from accounts import limits
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(limits, "now", lambda: now[0])
+    for _ in range(2):
+        client.post(RESET, {"email": "alice@example.org"})
+    assert client.post(RESET, {"email": "alice@example.org"}).status_code == 200
+    now[0] += 3600
+    assert client.post(RESET, {"email": "alice@example.org"}).status_code == 302
+    assert len(mail.outbox) == 3

@@ -1,6 +1,8 @@
 import re
 
 import pytest
+from django.contrib.messages import get_messages
+from django.core import mail
 from django.urls import reverse
 
 from accounts.models import User
@@ -41,7 +43,7 @@ def test_signup_creates_the_user_logs_in_and_redirects(client):
     assert response.status_code == 302
     assert response.url == reverse("home")
     user = User.objects.get(username="carla")
-    assert user.email == "carla@example.org"
+    assert user.email == ""  # until the link sent to it is opened (test_email_change.py)
     assert user.check_password("tangled-orchard-41")
     assert user.is_active and not user.is_staff
     assert logged_in_user_id(client) == user.pk
@@ -98,14 +100,37 @@ def test_duplicate_username_in_any_case(client, taken):
     assert User.objects.filter(username__iexact="alice").count() == 1
 
 
-def test_duplicate_email_in_another_case(client):
-    UserFactory(email="A@x.org")
-    response = post(client, email="a@X.org")
-    assert response.status_code == 200
-    assert field_errors(response, "email") == [
-        "An account with this e-mail address already exists."
-    ]
-    assert not User.objects.filter(username="carla").exists()
+def test_signup_sends_a_link_to_confirm_the_address(client):
+    response = post(client, email="Carla@Example.org")
+    assert response.status_code == 302
+    [message] = mail.outbox
+    assert message.to == ["Carla@example.org"]
+    link = re.search(r"https?://[^/\s]+(/accounts/email/confirm/\S+/)", message.body).group(1)
+    client.get(link)
+    assert User.objects.get(username="carla").email == "Carla@example.org"
+
+
+def test_an_address_another_account_has_gets_the_same_answer_as_a_new_one(client):
+    UserFactory(username="anna", email="A@x.org")
+    fresh = post(client, username="carla", email="carla@x.org")
+    client.logout()
+    taken = post(client, username="dora", email="a@X.org")
+    assert taken.status_code == fresh.status_code == 302
+    assert taken.url == fresh.url
+    assert logged_in_user_id(client) == User.objects.get(username="dora").pk
+
+    def shown(response, name: str, email: str) -> list[str]:
+        return [
+            str(m).replace(email, "E").replace(name, "N")
+            for m in get_messages(response.wsgi_request)
+        ]
+
+    assert shown(taken, "dora", "a@x.org") == shown(fresh, "carla", "carla@x.org")
+    assert User.objects.get(username="dora").email == ""
+    assert User.objects.filter(email__iexact="a@x.org").count() == 1
+    to_owner = next(m for m in mail.outbox if m.to == ["a@x.org"])
+    assert "already belongs to an account" in to_owner.body
+    assert "/accounts/email/confirm/" not in to_owner.body
 
 
 @pytest.mark.parametrize("email", ["not-an-address", "carla@", "@example.org"])

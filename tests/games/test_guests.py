@@ -90,6 +90,22 @@ def test_guest_matches_per_address_are_limited_across_sessions(settings) -> None
     assert User.objects.filter(is_guest=True).count() == 3
 
 
+def test_behind_the_proxy_guest_matches_are_counted_per_client(settings) -> None:
+    from django.test import Client
+
+    settings.GAMES_GUEST_MATCHES_PER_ADDRESS = 2
+    settings.PROXY_COUNT = 1
+
+    def via_proxy(address: str, sent: str) -> Client:
+        return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"{sent}, {address}")
+
+    for n in range(2):
+        assert via_proxy("203.0.113.7", f"10.0.0.{n}").post(LOBBY, QUICK_GAME).status_code == 302
+    refused = via_proxy("203.0.113.7", "10.0.0.9").post(LOBBY, QUICK_GAME)
+    assert "Many guest games were started from your network" in refused.content.decode()
+    assert via_proxy("198.51.100.20", "10.0.0.9").post(LOBBY, QUICK_GAME).status_code == 302
+
+
 def test_a_signed_in_player_is_not_limited_as_a_guest(client, alice, settings) -> None:
     settings.GAMES_GUEST_MATCHES_PER_ADDRESS = 0
     client.force_login(alice)
