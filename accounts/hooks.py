@@ -6,6 +6,9 @@ accounts never imports them (docs/architecture.md, "Layers").
   record, the league ratings and the latest matches).
 - ``has_played``: functions telling whether an account ever sat at a match (the games app's),
   which a bot account must not have done.
+- ``password_changed``: functions ``hook(user)`` told, in the transaction of the change, that
+  a user's password changed, was reset, or was made unusable when the account was deleted
+  (the API app revokes the user's tokens).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class ProfileSection:
 
 profile_sections: list[ProfileSection] = []
 has_played: list[Callable[[Any], bool]] = []
+password_changed: list[Callable[[Any], Any]] = []
 
 
 def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:
