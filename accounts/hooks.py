@@ -12,6 +12,9 @@ accounts never imports them (docs/architecture.md, "Layers").
 - ``reserved_names``: functions giving names the site shows for itself (lazy texts, read in
   every language), which no player's name may look like (``accounts.names``; the games app
   adds its bots' names).
+- ``password_changed``: functions ``hook(user)`` told, in the transaction of the change, that
+  a user's password changed, was reset, or was made unusable when the account was deleted
+  (the API app revokes the user's tokens).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ profile_sections: list[ProfileSection] = []
 has_played: list[Callable[[Any], bool]] = []
 _account_deleted: list[Callable[..., None]] = []
 reserved_names: list[Callable[[], Iterable[Any]]] = []
+password_changed: list[Callable[[Any], Any]] = []
 
 
 def profile_section_register(template: str, context: Callable[[Any], dict[str, Any]]) -> None:

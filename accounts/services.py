@@ -21,6 +21,7 @@ from accounts.selectors import (
     bot_account_refusal,
     user_has_played,
 )
+from core.credentials import credentials_changed
 from core.errors import BAD_MESSAGE, DUPLICATE, FORBIDDEN, NOT_FOUND, GameError, lazy_format
 
 #: The backend a view names when it signs someone in without a password typed (a sign-up, a
@@ -190,6 +191,22 @@ def email_change_confirm(*, user: User, token: str) -> str:
     return user.email
 
 
+def user_password_changed(*, user: User) -> None:
+    """``user``'s password was changed, reset or made unusable (its save committed or in the
+    same transaction): the hooks revoke what it guarded (the API tokens), and the user's open
+    sockets check their credentials again (core/credentials.py). The sessions signed in with
+    the old password stop on their own: their auth hash no longer matches."""
+    for hook in hooks.password_changed:
+        hook(user)
+    credentials_changed(user_id=user.pk)
+
+
+def user_logged_out(*, user: User | None, session_key: str | None) -> None:
+    """``user`` logged out of the session ``session_key``: that session's sockets close."""
+    if user is not None and user.pk is not None:
+        credentials_changed(user_id=user.pk, session_key=session_key)
+
+
 def _new_deleted_username() -> str:
     while True:
         candidate = f"{DELETED_USERNAME_PREFIX}{secrets.token_hex(8)}"
@@ -247,6 +264,7 @@ def user_delete(*, user: User) -> User:
         user.groups.clear()
         user.user_permissions.clear()
         hooks.account_deleted(user=user)
+        user_password_changed(user=user)  # its tokens revoked, its sockets closed
     user_sessions_end(user=user)
     return user
 

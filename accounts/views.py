@@ -108,7 +108,27 @@ login_view = auth_views.LoginView.as_view(
 )
 logout_view = auth_views.LogoutView.as_view()  # POST only: GET answers 405
 
-password_change = auth_views.PasswordChangeView.as_view(
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, then the new password revokes the API tokens and closes the sockets of the
+    other sessions (this one's hash is updated and stays signed in)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        services.user_password_changed(user=form.user)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, then the new password revokes the API tokens and closes the sockets."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        services.user_password_changed(user=form.user)
+        return response
+
+
+password_change = PasswordChangeView.as_view(
     template_name="accounts/password_change_form.html",
     success_url=reverse_lazy("accounts:password_change_done"),
 )
@@ -158,7 +178,7 @@ password_reset = PasswordResetView.as_view(
 password_reset_done = auth_views.PasswordResetDoneView.as_view(
     template_name="accounts/password_reset_done.html",
 )
-password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+password_reset_confirm = PasswordResetConfirmView.as_view(
     template_name="accounts/password_reset_confirm.html",
     success_url=reverse_lazy("accounts:password_reset_complete"),
 )

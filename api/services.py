@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from api.models import PREFIX_LENGTH, ApiToken, key_hash, key_new
+from core.credentials import credentials_changed
 
 #: How stale ``last_used_at`` may get: a program posting moves must not write a row per request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -28,11 +29,29 @@ def api_token_revoke(*, user: Any, token_id: int) -> bool:
     updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+    if updated:  # the token's open sockets close (core/credentials.py)
+        credentials_changed(user_id=user.pk, token_id=token_id)
     return bool(updated)
+
+
+def api_tokens_revoke_all(user: Any) -> int:
+    """Revoke every token of ``user`` (their password changed or was reset, or the account
+    was deleted: accounts.hooks.password_changed); return how many. Their sockets are told
+    by the caller, with the user's other sockets."""
+    return ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
 
 
 def api_token_user(key: str) -> Any | None:
     """The active user a key belongs to (and note the use), or None."""
+    token = api_token_find(key)
+    return token.user if token is not None else None
+
+
+def api_token_find(key: str) -> ApiToken | None:
+    """The active token of ``key``, of an active user, with that user (and note the use);
+    else None."""
     if not key:
         return None
     try:  # get(), not first(): key_hash is unique, and first()'s ORDER BY over both tables'
@@ -47,4 +66,4 @@ def api_token_user(key: str) -> Any | None:
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token

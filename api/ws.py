@@ -5,6 +5,10 @@ Bearer <key>`` (or ``Token <key>``) header, for programs without a session cooki
 A token, when present, decides the user: an unknown or revoked one leaves the connection
 anonymous (the consumer then refuses what needs a player) rather than falling back to a
 session. Without a token the session's user stands.
+
+The token's id stays in ``scope["api_token"]``: before each action the socket checks that the
+token is still active and its user too (``token_holds``, one of core.credentials' checks), and
+revoking the token closes its sockets (docs/protocol.md, "Signed out").
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 from api.authentication import key_from_header
-from api.services import api_token_user
+from api.models import ApiToken
+from api.services import api_token_find
 
 
 def _key(scope: dict[str, Any]) -> str | None:
@@ -36,6 +41,20 @@ class TokenAuthMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         key = _key(scope)
         if key is not None:
-            user = await database_sync_to_async(api_token_user)(key)
-            scope = dict(scope, user=user if user is not None else AnonymousUser())
+            token = await database_sync_to_async(api_token_find)(key)
+            if token is None:
+                scope = dict(scope, user=AnonymousUser(), api_token=None)
+            else:
+                scope = dict(scope, user=token.user, api_token=token.pk)
         return await self.app(scope, receive, send)
+
+
+def token_holds(scope: dict[str, Any]) -> bool | None:
+    """Whether the token a socket came in with is still active, and its user (one query);
+    None for a socket without one (core.credentials.checks)."""
+    token_id = scope.get("api_token")
+    if token_id is None:
+        return None
+    return ApiToken.objects.filter(
+        pk=token_id, revoked_at__isnull=True, user__is_active=True
+    ).exists()

@@ -13,6 +13,12 @@ carries along): refusals and other texts come out in that language.
 A consumer subclasses ``JsonSocket``, names its handlers in ``handlers`` (message type →
 method name) and raises ``GameError`` from them; ``refused`` may be overridden to do more
 than send the error frame (the game socket echoes a move's id and resyncs on a stale version).
+
+A socket acts only while its user still holds the rights it opened with (core/credentials.py):
+a handler runs its service through ``act``, which checks the credentials in the same database
+call; a socket whose user was signed out (token revoked, password changed, logged out, account
+deleted) answers ``unauthenticated`` and closes with 4401. Each signed-in socket also joins its
+user's credentials group (``join_credentials``), whose event makes it check at once.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from time import monotonic
 from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -34,7 +41,15 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import BAD_MESSAGE, THROTTLED, UNAVAILABLE, GameError, lazy_format
+from core.credentials import credentials_group, credentials_hold, scope_session_key
+from core.errors import (
+    BAD_MESSAGE,
+    THROTTLED,
+    UNAUTHENTICATED,
+    UNAVAILABLE,
+    GameError,
+    lazy_format,
+)
 from core.i18n import language_for_scope
 from core.layer import bounded, layer_call
 from core.outages import CLOSE_TRY_AGAIN, RECONNECTING, database_outage
@@ -64,7 +79,8 @@ class DirectDispatch:
 #: as the application's own: daphne closes only with 1000 or 3000 to 4999).
 CLOSE_RECONNECT = 4012
 
-#: Close codes after a refusal on connect (4000 to 4999 are the application's own).
+#: Close codes after a refusal on connect (4000 to 4999 are the application's own). 4401 also
+#: closes a socket whose user was signed out (``SignedOut``): the page stops reconnecting.
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
@@ -72,6 +88,13 @@ CLOSE_NOT_FOUND = 4404
 def bad_message(message: str | Promise) -> GameError:
     """A ``bad_message`` refusal: the frame's shape is wrong."""
     return GameError(BAD_MESSAGE, message)
+
+
+class SignedOut(GameError):
+    """The socket's user no longer holds the rights it opened with (core/credentials.py)."""
+
+    def __init__(self) -> None:
+        super().__init__(UNAUTHENTICATED, _("You were signed out. Reload the page to go on."))
 
 
 def throttled(wait: float) -> GameError:
@@ -214,6 +237,42 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
         self.joined_groups = []
         self.unjoined = set()
 
+    # --- credentials (core/credentials.py)
+
+    async def join_credentials(self) -> None:
+        """Join the group of the socket's user, if signed in: told when its rights may have
+        ended (``credentials_recheck``)."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await self.join(credentials_group(user.pk))
+
+    async def act(self, work: Any, /, **kwargs: Any) -> Any:
+        """``work(**kwargs)`` in the database thread, once the same call found the socket's
+        user still signed in; else ``SignedOut`` (the handler's caller closes the socket)."""
+        return await database_sync_to_async(self._checked)(work, kwargs)
+
+    def _checked(self, work: Any, kwargs: dict[str, Any]) -> Any:
+        if not credentials_hold(self.scope):
+            raise SignedOut
+        return work(**kwargs)
+
+    async def signed_out(self, exc: GameError | None = None) -> None:
+        """Say why, and close with 4401: the page stops reconnecting and tells the player."""
+        await self.send_error(exc or SignedOut())
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def credentials_recheck(self, event: dict[str, Any]) -> None:
+        """The user's credentials changed: close if this socket's ended (the event names a
+        session or token ending now), or if they no longer hold."""
+        token = self.scope.get("api_token")
+        ended = (token is not None and event.get("token") == token) or (
+            token is None
+            and event.get("session") is not None
+            and event.get("session") == scope_session_key(self.scope)
+        )
+        if ended or not await database_sync_to_async(credentials_hold)(self.scope):
+            await self.signed_out()
+
     # --- client -> server
 
     def decode(self, text_data: str | None) -> dict[str, Any]:
@@ -257,6 +316,8 @@ class JsonSocket(DirectDispatch, AsyncJsonWebsocketConsumer):
             await getattr(self, name)(content)
         except GameError as exc:
             await self.refused(exc, content)
+            if isinstance(exc, SignedOut):
+                await self.close(code=CLOSE_UNAUTHENTICATED)
 
     def _known_types(self) -> str | Promise:
         names = [f'"{kind}"' for kind in self.handlers]

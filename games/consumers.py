@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.convergence import Watch
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
-from core.sockets import CLOSE_NOT_FOUND, JsonSocket, bad_message
+from core.sockets import CLOSE_NOT_FOUND, JsonSocket, SignedOut, bad_message
 from games import services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
 from games.selectors import game_connect, game_versions
@@ -53,6 +53,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         self.spectators_sent: int | None = None
         await self.accept()
         await self.join(game_group(self.game_id))  # before reading: no change slips between
+        await self.join_credentials()  # a player's rights may end while the socket is open
         try:
             self.seat, frame = await database_sync_to_async(game_connect)(
                 game_id=self.game_id, user=self.user
@@ -133,7 +134,8 @@ class GameConsumer(SeatClockMixin, JsonSocket):
 
     async def _on_move(self, content: dict[str, Any]) -> None:
         given = services.move_input(content)  # the REST API's check too
-        result = await database_sync_to_async(services.game_play_move)(
+        result = await self.act(
+            services.game_play_move,
             game_id=self.game_id,
             user=self.user,
             move=given.move,
@@ -149,20 +151,16 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         scope = content.get("scope")
         if scope not in services.RESIGN_SCOPES:
             raise bad_message(_('Resign the "game" or the "match": send scope "game" or "match".'))
-        await database_sync_to_async(services.game_resign)(
-            game_id=self.game_id, user=self.user, scope=scope
-        )
+        await self.act(services.game_resign, game_id=self.game_id, user=self.user, scope=scope)
 
     async def _on_undo(self, content: dict[str, Any]) -> None:
         version = content.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
             raise bad_message(_("An undo needs the version it was asked against."))
-        await database_sync_to_async(services.game_undo)(
-            game_id=self.game_id, user=self.user, version=version
-        )
+        await self.act(services.game_undo, game_id=self.game_id, user=self.user, version=version)
 
     async def _on_abort(self, content: dict[str, Any]) -> None:
-        await database_sync_to_async(services.game_abort)(game_id=self.game_id, user=self.user)
+        await self.act(services.game_abort, game_id=self.game_id, user=self.user)
 
     async def _on_rematch(self, content: dict[str, Any]) -> None:
         action = content.get("action")
@@ -170,8 +168,8 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             raise bad_message(_('A rematch needs an action: "offer", "accept" or "decline".'))
         if self.match_id is None:
             raise GameError(NOT_FOUND, _("There is no such game."))
-        result = await database_sync_to_async(services.match_rematch)(
-            match_id=self.match_id, user=self.user, action=action
+        result = await self.act(
+            services.match_rematch, match_id=self.match_id, user=self.user, action=action
         )
         # The sockets of the match's last game hear of a change by broadcast; a socket on an
         # earlier game of the match, or asking again once the rematch exists, is answered here.
@@ -179,10 +177,13 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             await self.send_json(result.to_frame())
 
     async def _resync(self, content: dict[str, Any] | None = None) -> None:
+        """Send the state afresh (asked by ``sync``, or after a doorbell this socket missed);
+        a player's hand only while the player is still signed in."""
         try:
-            self.seat, frame = await database_sync_to_async(game_connect)(
-                game_id=self.game_id, user=self.user
-            )
+            self.seat, frame = await self.act(game_connect, game_id=self.game_id, user=self.user)
+        except SignedOut as exc:
+            await self.signed_out(exc)
+            return
         except GameError as exc:
             await self.send_error(exc)
             return

@@ -25,7 +25,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import NOT_FOUND, UNAUTHENTICATED, GameError
-from core.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, JsonSocket, bad_message
+from core.sockets import (
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    JsonSocket,
+    SignedOut,
+    bad_message,
+)
 from leagues import services
 from leagues.broadcast import queue_group
 from leagues.models import League
@@ -61,6 +67,7 @@ class QueueConsumer(JsonSocket):
             await self._refuse(exc, CLOSE_NOT_FOUND)
             return
         await self.join(queue_group(self.league.pk))  # before joining the queue
+        await self.join_credentials()  # signed out while waiting: out of the queue
         try:
             entry = await database_sync_to_async(services.queue_join)(
                 league=self.league, user=user, channel=self.channel_name
@@ -128,11 +135,14 @@ class QueueConsumer(JsonSocket):
         join the queue's group again if the channel layer was away when the socket joined."""
         while not self.paired:
             await self.rejoin()
-            try:
-                await database_sync_to_async(services.queue_pair)(league=self.league)
+            try:  # pairing starts matches: only while this player is still signed in
+                await self.act(services.queue_pair, league=self.league)
                 status = await database_sync_to_async(services.queue_refresh)(
                     league=self.league, user=self.user, channel=self.channel_name, since=self.since
                 )
+            except SignedOut as exc:  # its disconnect leaves the queue
+                await self.signed_out(exc)
+                return
             except GameError as exc:  # e.g. banned while waiting: out of the queue
                 self.joined = False
                 await self._refuse(exc, CLOSE_FORBIDDEN)

@@ -73,6 +73,7 @@ class NotificationConsumer(JsonSocket):
         self.user = user
         self.user_id = user.pk
         await self.join(user_group(self.user_id))  # joined before reading: nothing slips by
+        await self.join_credentials()  # the user's rights may end while the socket is open
         await database_sync_to_async(services.lobby_expire)()
         # Read before the lists: a change in between makes the next check send them again.
         self.seen = (await database_sync_to_async(selectors.user_lists)([self.user_id]))[
@@ -119,11 +120,11 @@ class NotificationConsumer(JsonSocket):
         service = services.challenge_accept if accept else services.challenge_decline
         # The answer's frames (challenge_accepted, or the declined challenge) come back
         # through this user's group once the change is committed, to every tab alike.
-        await database_sync_to_async(service)(challenge_id=challenge_id, user=self.user)
+        await self.act(service, challenge_id=challenge_id, user=self.user)
 
     async def _on_seek_take(self, content: dict[str, Any]) -> None:
         seek_id = _an_id(content, "seek")
-        await database_sync_to_async(services.seek_take)(seek_id=seek_id, user=self.user)
+        await self.act(services.seek_take, seek_id=seek_id, user=self.user)
 
     async def _on_watch_seeks(self, content: dict[str, Any]) -> None:
         await self.join(lobby_group())
@@ -134,16 +135,20 @@ class NotificationConsumer(JsonSocket):
         await self._send_online(always=True)
 
     async def _on_sync(self, content: dict[str, Any]) -> None:
-        await self._send_lists()
+        await self._send_lists(checked=True)
         if lobby_group() in self.joined_groups:
             await self._send_seeks()
         if self.online_sent is not None:
             await self._send_online(always=True)
 
-    async def _send_lists(self) -> None:
+    async def _send_lists(self, *, checked: bool = False) -> None:
         """``challenges``, ``games``, then the start of each match of this user's that began
-        lately (``selectors.matches_just_started``: a start this socket may have missed)."""
-        frames = await database_sync_to_async(self._lists)()
+        lately (``selectors.matches_just_started``: a start this socket may have missed).
+        ``checked``: asked by the client, so only while the user is still signed in."""
+        if checked:
+            frames = await self.act(self._lists)
+        else:
+            frames = await database_sync_to_async(self._lists)()
         for frame in frames:
             await self.send_json(frame)
 

@@ -32,6 +32,10 @@
 // table's game socket), the banner speaks of it alone: a drop of another (the per-user
 // /ws/me/) is no alarm there. The banner is the page's element with `data-socket-banner` when
 // there is one (the table places it), otherwise a line this module adds at the top of the page.
+//
+// Signed out: a socket closed with 4401 (its user was signed out: the token revoked, the
+// password changed, a log out elsewhere, the account deleted; docs/protocol.md) never
+// reconnects, whatever its `finalCodes`, and the banner says "You were signed out" instead.
 
 import { addTexts, gettext_noop, t } from "./cards.js";
 
@@ -42,7 +46,13 @@ addTexts({
   socketTrying: gettext_noop("Connection lost. Reconnecting… (attempt %(n)s)"),
   // Translators: the reconnect banner's button: reconnect at once instead of waiting.
   socketRetryNow: gettext_noop("Retry now"),
+  // Translators: the banner once a socket was closed because its user was signed out (a log out
+  // or a password change elsewhere, the API token revoked, the account deleted).
+  socketSignedOut: gettext_noop("You were signed out. Reload the page to go on."),
 });
+
+/** The close code of a socket whose user was signed out (core/sockets.py): never retried. */
+export const CLOSE_SIGNED_OUT = 4401;
 
 export class Socket {
   constructor(path, { onFrame, onOpen = () => {}, onStatus = () => {}, finalCodes = [], baseDelay = 1000, maxDelay = 30000, frontMaxDelay = 3000, banner = true } = {}) {
@@ -60,6 +70,7 @@ export class Socket {
     this.retryAt = null; // when the next attempt starts (ms since the epoch), while waiting
     this.status = "connecting";
     this.stopped = false;
+    this.signedOut = false; // closed with CLOSE_SIGNED_OUT
     if (banner) Banner.add(this, banner === "main");
     window.addEventListener("online", () => this.retryNow());
     window.addEventListener("offline", () => this.drop());
@@ -119,7 +130,8 @@ export class Socket {
   closed(ws, code) {
     if (this.ws !== ws) return;
     this.ws = null;
-    if (this.stopped || this.finalCodes.has(code)) {
+    if (code === CLOSE_SIGNED_OUT) this.signedOut = true;
+    if (this.stopped || this.signedOut || this.finalCodes.has(code)) {
       this.stopped = true;
       this.setStatus("gone");
       return;
@@ -212,6 +224,10 @@ const Banner = {
   },
 
   render() {
+    if (this.sockets.some((s) => s.signedOut)) {
+      this.renderSignedOut();
+      return;
+    }
     const socket = this.reconnecting();
     const node = socket || this.node ? this.element() : null;
     if (!node) return;
@@ -231,5 +247,18 @@ const Banner = {
     node.dataset.attempt = String(socket.retries);
     node.hidden = false;
     if (!this.timer) this.timer = window.setInterval(() => this.render(), 500); // the countdown
+  },
+
+  /** A socket of the page was closed because its user was signed out: say so, for good. */
+  renderSignedOut() {
+    window.clearInterval(this.timer);
+    this.timer = null;
+    const node = this.element();
+    if (!node) return;
+    node.querySelector("[data-socket-text]").textContent = t("socketSignedOut");
+    node.querySelector(".socket-retry").hidden = true;
+    node.dataset.signedOut = "";
+    delete node.dataset.attempt;
+    node.hidden = false;
   },
 };

@@ -480,6 +480,12 @@ class Table {
       this.clearPending();
       this.render(); // the hint said "Sending…": it says what to do again
     }
+    if (frame.code === "unauthenticated") {
+      // Signed out (docs/protocol.md): the server closes with 4401, and the banner says so.
+      if (this.socket) this.socket.stop();
+      this.showError(t("socketSignedOut"));
+      return;
+    }
     if (frame.code === "not_found") {
       if (this.socket) this.socket.stop(); // the server closes it: nothing to reconnect to
       this.showError(t("notFound"));

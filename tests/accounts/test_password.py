@@ -173,3 +173,50 @@ def test_reset_limits_end_with_their_period(client, user, reset_limits, monkeypa
     now[0] += 3600
     assert client.post(RESET, {"email": "alice@example.org"}).status_code == 302
     assert len(mail.outbox) == 3
+
+
+# --- a new password revokes the API tokens (docs/api.md, "Tokens") ----------------------------
+
+
+def _me(key: str) -> int:
+    from django.test import Client
+
+    return Client().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {key}").status_code
+
+
+def test_a_password_reset_revokes_the_users_api_tokens(client, user):
+    from api.services import api_token_create
+
+    _token, key = api_token_create(user=user, name="my bot")
+    _other, other_key = api_token_create(user=UserFactory(), name="theirs")
+    assert _me(key) == 200
+    client.post(RESET, {"email": "alice@example.org"})
+    form_url = client.get(reset_link(mail.outbox[0].body), follow=True).redirect_chain[-1][0]
+    response = client.post(form_url, {"new_password1": NEW, "new_password2": NEW})
+    assert response.status_code == 302
+    assert _me(key) == 401
+    assert _me(other_key) == 200  # only hers
+
+
+def test_a_password_change_revokes_the_users_api_tokens(logged_in, user):
+    from api.services import api_token_create
+
+    _token, key = api_token_create(user=user, name="my bot")
+    response = logged_in.post(
+        CHANGE, {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}
+    )
+    assert response.status_code == 302
+    assert _me(key) == 401
+    assert logged_in_user_id(logged_in) == user.pk  # the session that changed it stays
+
+
+def test_deleting_the_account_revokes_its_api_tokens(logged_in, user):
+    from api.models import ApiToken
+    from api.services import api_token_create
+
+    token, _key = api_token_create(user=user, name="my bot")
+    response = logged_in.post(reverse("accounts:delete"), {"password": PASSWORD})
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    assert not ApiToken.objects.filter(user=user, revoked_at__isnull=True).exists()

@@ -71,3 +71,29 @@ def test_any_page_says_it_is_reconnecting_until_the_socket_is_back(page: Any, li
     page.clock.resume()
     expect(notify).to_have_attribute("data-state", "open")
     expect(banner).to_be_hidden()
+
+
+def test_a_page_signed_out_elsewhere_says_so_and_stops_reconnecting(page: Any, live_server_url):
+    """A log out in another tab closes this tab's /ws/me/ with 4401 (core/credentials.py): the
+    banner says "You were signed out", without a retry button, and no reconnection follows."""
+    from playwright.sync_api import expect
+
+    sign_up(page, live_server_url, "so")
+    notify = page.locator("[data-notify]")
+    expect(notify).to_have_attribute("data-state", "open")
+    page.evaluate("() => { window.firstSocket = window.spiteNotify.socket.ws; }")
+
+    other = page.context.new_page()
+    other.goto(f"{live_server_url}/")
+    other.get_by_role("button", name="Log out").click()
+    other.wait_for_load_state()
+
+    banner = page.locator("[data-socket-banner]")
+    expect(banner.locator("[data-socket-text]")).to_have_text(
+        "You were signed out. Reload the page to go on."
+    )
+    expect(banner.get_by_role("button", name="Retry now")).to_be_hidden()
+    expect(notify).to_have_attribute("data-state", "closed")
+    page.wait_for_timeout(1500)  # longer than the first retry's wait: none comes
+    assert page.evaluate("() => window.spiteNotify.socket.ws === null")
+    assert page.evaluate("() => window.spiteNotify.socket.status") == "gone"

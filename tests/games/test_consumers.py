@@ -458,11 +458,12 @@ async def test_a_lost_doorbell_is_caught_up_by_the_convergence_check(
 
 
 async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_it_is_back(
-    table, alice, alice_cookie, bob_cookie, monkeypatch
+    table, alice, bob, alice_cookie, bob_cookie, monkeypatch
 ) -> None:
     """Redis refusing: sockets open and get their state, and a player's move is answered (the
     mover's answer needs no layer). Once the layer is back, the next convergence check joins
     the game's group again, and the doorbell rings for the spectator who came meanwhile."""
+    from core.credentials import credentials_group
     from games.consumers import GAME_SOCKETS
 
     joins = GroupJoins(monkeypatch)
@@ -478,7 +479,10 @@ async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_i
         assert (await spectator.receive_json_from())["version"] == 1
         joins.back()
         assert await GAME_SOCKETS.check() == 2  # joined again; both current: nothing sent
-        assert joins.added == [game_group(table.pk)] * 2
+        # Each socket joins its game's group and its signed-in user's (core/credentials.py).
+        assert sorted(joins.added) == sorted(
+            [game_group(table.pk)] * 2 + [credentials_group(alice.pk), credentials_group(bob.pk)]
+        )
         assert await spectator.receive_nothing(timeout=QUIET)
         next_move = legal(await reload(table), 0)[0]
         await sync_to_async(services.game_play_move)(

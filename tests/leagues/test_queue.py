@@ -294,6 +294,31 @@ class TestQueueSocket:
             await socket.disconnect()
         assert not await sync_to_async(QueueEntry.objects.exists)()
 
+    async def test_a_player_signed_out_while_waiting_is_not_paired_and_leaves_the_queue(
+        self, league, members, alice, bob, fast_ticks, monkeypatch
+    ):
+        """Alice logs out elsewhere and the doorbell that would close her socket is lost: her
+        next tick refuses to pair (core/credentials.py), closes with 4401, leaves the queue."""
+        from django.contrib.sessions.models import Session
+
+        from core import layer
+
+        alices = await connect(league.slug, await sync_to_async(cookie_for)(alice))
+        try:
+            assert (await alices.receive_json_from(timeout=5))["type"] == "queued"
+            monkeypatch.setattr(layer, "group_send_soon", lambda *args, **kwargs: None)
+            await sync_to_async(Session.objects.all().delete)()  # her session ended
+            error = (await until(alices, "error"))[-1]
+            assert error["code"] == "unauthenticated"
+            assert await alices.receive_output(timeout=5) == {
+                "type": "websocket.close",
+                "code": 4401,
+            }
+        finally:
+            await alices.disconnect()
+        assert not await sync_to_async(QueueEntry.objects.exists)()
+        assert not await sync_to_async(Match.objects.exists)()
+
     async def test_a_lost_paired_message_is_found_at_the_next_tick(
         self, league, members, alice, bob, fast_ticks, monkeypatch
     ):
@@ -316,14 +341,19 @@ class TestQueueSocket:
     ):
         """Redis refusing when the socket opened: it waits in the queue all the same, and a
         tick once the layer is back joins the queue's group, so its doorbell rings again."""
+        from core.credentials import credentials_group
+
         joins = GroupJoins(monkeypatch)
         alices = await connect(league.slug, await sync_to_async(cookie_for)(alice))
         try:
             assert (await alices.receive_json_from(timeout=5))["type"] == "queued"
             joins.back()
             deadline = asyncio.get_running_loop().time() + 5
-            while not joins.added and asyncio.get_running_loop().time() < deadline:
+            while len(joins.added) < 2 and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.05)
-            assert joins.added == [queue_group(league.pk)]
+            # The queue's group, and its user's (core/credentials.py).
+            assert sorted(joins.added) == sorted(
+                [queue_group(league.pk), credentials_group(alice.pk)]
+            )
         finally:
             await alices.disconnect()

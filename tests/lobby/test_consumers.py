@@ -369,3 +369,47 @@ async def test_a_turn_told_by_its_frame_needs_no_second_telling(
     finally:
         await bobs.disconnect()
         await alices.disconnect()
+
+
+# --- a deleted account's socket (docs/protocol.md, "Signed out") -------------------------------
+
+
+async def _signed_out(socket: WebsocketCommunicator) -> None:
+    error = await socket.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "unauthenticated", error
+    assert await socket.receive_output() == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_deleted_accounts_socket_cannot_accept_a_challenge(
+    alice, bob, cookies, monkeypatch
+) -> None:
+    from accounts.services import user_delete
+    from core import layer
+    from games.models import Match
+
+    sent = await sync_to_async(services.challenge_create)(
+        challenger=alice, challenged_username="bob", rules=SMALL
+    )
+    socket = await me(cookies["bob"])
+    try:
+        # The doorbell that would close the socket is lost (at most once): its own check refuses.
+        monkeypatch.setattr(layer, "group_send_soon", lambda *args, **kwargs: None)
+        await sync_to_async(user_delete)(user=bob)
+        await send(socket, {"type": "challenge_answer", "id": sent.pk, "accept": True})
+        await _signed_out(socket)
+    finally:
+        await socket.disconnect()
+    assert not await sync_to_async(Match.objects.exists)()
+    challenge = await sync_to_async(Challenge.objects.get)(pk=sent.pk)
+    assert challenge.status != Challenge.Status.ACCEPTED
+
+
+async def test_deleting_an_account_closes_its_sockets(bob, cookies) -> None:
+    from accounts.services import user_delete
+
+    socket = await me(cookies["bob"])
+    try:
+        await sync_to_async(user_delete)(user=bob)
+        await _signed_out(socket)
+    finally:
+        await socket.disconnect()
