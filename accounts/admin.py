@@ -8,11 +8,12 @@ from django.utils.translation import ngettext
 from accounts import services
 from accounts.forms import AdminUserChangeForm, AdminUserCreationForm
 from accounts.models import BotAccountRequest, User
+from core.admin import ScopedAdmin, ScopedChoices
 from core.errors import GameError
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(ScopedChoices, DjangoUserAdmin):
     form = AdminUserChangeForm
     add_form = AdminUserCreationForm
     list_display = (
@@ -79,7 +80,7 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(BotAccountRequest)
-class BotAccountRequestAdmin(admin.ModelAdmin):
+class BotAccountRequestAdmin(ScopedAdmin):
     """Players' requests to become bot accounts: read the note, then approve or decline
     (the actions call the services, which re-check that the account is still fresh)."""
 

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
 from api.models import ApiToken
+from core.admin import ScopedAdmin
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ScopedAdmin):
     """Tokens are seen and revoked here, never created (the key would have to be shown)."""
 
     list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked_at")

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.decorators import account_required
 from api.selectors import api_tokens_for
 from api.services import api_token_create, api_token_revoke
+from core.errors import GameError
 
 
 class TokenForm(forms.Form):
@@ -30,8 +31,12 @@ def tokens(request: HttpRequest) -> HttpResponse:
     new_key = ""
     form = TokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        _token, new_key = api_token_create(user=request.user, name=form.cleaned_data["name"])
-        form = TokenForm()
+        try:
+            _token, new_key = api_token_create(user=request.user, name=form.cleaned_data["name"])
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            form = TokenForm()
     context = {"form": form, "tokens": api_tokens_for(user=request.user), "new_key": new_key}
     response = render(request, "api/tokens.html", context)
     response["Cache-Control"] = "no-store"

@@ -6,21 +6,37 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext_lazy
 
+from accounts.models import User
 from api.models import PREFIX_LENGTH, ApiToken, key_hash, key_new
 from core.credentials import credentials_changed
+from core.errors import TOO_MANY, GameError, lazy_format
 
 #: How stale ``last_used_at`` may get: a program posting moves must not write a row per request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def api_token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
-    """A new token for ``user``; returns it and its key (never stored, shown once)."""
+    """A new token for ``user``; returns it and its key (never stored, shown once). Refused
+    too_many when ``user`` has ``API_TOKENS_PER_USER_LIMIT`` active tokens already."""
+    limit = settings.API_TOKENS_PER_USER_LIMIT
     key = key_new()
-    token = ApiToken.objects.create(
-        user=user, name=name.strip()[:60], key_hash=key_hash(key), prefix=key[:PREFIX_LENGTH]
-    )
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one creation at a time
+        if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= limit:
+            message = ngettext_lazy(
+                "You have %(limit)d token already: revoke it to make another.",
+                "You have %(limit)d tokens already: revoke one to make another.",
+                "limit",
+            )
+            raise GameError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
+        token = ApiToken.objects.create(
+            user=user, name=name.strip()[:60], key_hash=key_hash(key), prefix=key[:PREFIX_LENGTH]
+        )
     return token, key
 
 

@@ -27,7 +27,7 @@ EXPIRED = "expired"  # the challenge or seek ran out of time
 TAKEN = "taken"  # someone else took the seek first
 BLOCKED = "blocked"  # you blocked this player (never said to the player who was blocked)
 CLOSED = "closed"  # the challenge was already answered or cancelled, the seek cancelled
-TOO_MANY = "too_many"  # too many pending challenges or open seeks of yours
+TOO_MANY = "too_many"  # past a cap: your pending challenges, seeks, tokens, bot matches…
 DUPLICATE = "duplicate"  # you already have a pending challenge to this player
 UNAVAILABLE = "unavailable"  # the site cannot reach its database for now: try again
 

@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.admin import ScopedAdmin, ScopedTabularInline
 from games.models import Game, Match, Move
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ScopedTabularInline):
     model = Game
     fields = ["number", "status", "first_player", "version", "winner", "points", "reason"]
     readonly_fields = fields
@@ -18,7 +19,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ScopedAdmin):
     list_display = [
         "id",
         "seat0",
@@ -57,7 +58,7 @@ def _seat_label(match: Match, seat: int) -> str:
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ScopedAdmin):
     list_display = ["id", "match", "number", "status", "version", "winner", "points", "reason"]
     list_filter = ["status", "reason"]
     list_select_related = ["match__user0", "match__user1"]
@@ -69,7 +70,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ScopedAdmin):
     """Moves are append-only: the admin shows them and changes nothing."""
 
     list_display = ["game", "ply", "seat", "kind", "text", "undoes", "version", "created_at"]

@@ -9,12 +9,14 @@ import csv
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from core.admin import Scope, ScopedAdmin, ScopedTabularInline, scope_register
 from core.errors import GameError
+from games.models import Match
 from leagues.models import (
     Entry,
     League,
@@ -47,10 +49,47 @@ def moderated_league_ids(request: HttpRequest) -> set[int]:
     return cached
 
 
-class LeagueScopedAdmin(admin.ModelAdmin):
+def league_scope(path: str) -> Scope:
+    """The admin scope (``core.admin``) of a model reaching its league by ``path`` ("" for
+    League itself): staff with the model's view or change permission (superusers) see every
+    row; anyone else only the rows of the leagues they moderate (none for a non-moderator)."""
+    lookup = f"{path}__in" if path else "pk__in"
+
+    def scope(request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        opts = queryset.model._meta
+        user = request.user
+        if user.has_perm(f"{opts.app_label}.view_{opts.model_name}") or user.has_perm(
+            f"{opts.app_label}.change_{opts.model_name}"
+        ):
+            return queryset
+        return queryset.filter(**{lookup: moderated_league_ids(request)})
+
+    return scope
+
+
+#: Each model that names a league, by its path to the league; registered here, beside the
+#: admins (``admin.autodiscover`` imports this module before any admin page is served).
+LEAGUE_PATHS: dict[type[Model], str] = {
+    League: "",
+    Membership: "league",
+    QueueEntry: "league",
+    RatingChange: "membership__league",
+    Tournament: "league",
+    Entry: "tournament__league",
+    Round: "tournament__league",
+    TournamentMatch: "round__tournament__league",
+    Match: "league",
+}
+for _model, _path in LEAGUE_PATHS.items():
+    scope_register(_model, league_scope(_path))
+
+
+class LeagueScopedAdmin(ScopedAdmin):
     """Staff with the model's permissions manage every league's rows; a staff member who is
     an active moderator of some leagues (without those permissions) sees and changes the
-    rows of those leagues only. Deleting needs the model permission."""
+    rows of those leagues only (``get_queryset``, scoped by ``league_scope``), and every form
+    field naming a league, tournament, membership or match offers them those leagues' rows
+    only (``core.admin.ScopedChoices``). Deleting needs the model permission."""
 
     league_lookup = "league"  # the path from the model to its league ("" for League itself)
 
@@ -78,16 +117,6 @@ class LeagueScopedAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_change_permission(request, obj) or self._moderates(request, obj)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        qs = super().get_queryset(request)
-        opts = self.model._meta
-        if request.user.has_perm(
-            f"{opts.app_label}.view_{opts.model_name}"
-        ) or request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):
-            return qs
-        field = f"{self.league_lookup}__in" if self.league_lookup else "pk__in"
-        return qs.filter(**{field: moderated_league_ids(request)})
 
 
 @admin.register(League)
@@ -153,7 +182,7 @@ class MembershipAdmin(LeagueScopedAdmin):
 
 
 @admin.register(QueueEntry)
-class QueueEntryAdmin(admin.ModelAdmin):
+class QueueEntryAdmin(ScopedAdmin):
     list_display = ["user", "league", "rating_at_join", "joined_at", "seen_at"]
     list_filter = ["league"]
     search_fields = ["user__username"]
@@ -161,7 +190,7 @@ class QueueEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(ScopedAdmin):
     """Read-only: ratings change only by rating a match (leagues.services)."""
 
     list_display = ["membership", "match", "score", "rating_before", "rating_after", "at"]
@@ -182,7 +211,7 @@ class RatingChangeAdmin(admin.ModelAdmin):
 # --- tournaments --------------------------------------------------------------------------------
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ScopedTabularInline):
     model = Entry
     extra = 0
     fields = ["user", "status", "seed_rating", "joined_at"]
@@ -190,7 +219,7 @@ class EntryInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(ScopedTabularInline):
     model = Round
     extra = 0
     fields = ["number", "status", "started_at", "closed_at"]
@@ -245,6 +274,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         "created_at",
     ]
     list_filter = ["status", "format", "ranked", "league"]
+    ordering = ["-created_at"]
     search_fields = ["name", "slug", "league__name", "league__slug"]
     list_select_related = ["league"]
     prepopulated_fields = {"slug": ("name",)}
@@ -274,11 +304,6 @@ class TournamentAdmin(LeagueScopedAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return super().has_add_permission(request) or bool(moderated_league_ids(request))
-
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "league" and not request.user.has_perm("leagues.change_tournament"):
-            kwargs["queryset"] = League.objects.filter(pk__in=moderated_league_ids(request))
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change and obj.created_by_id is None:

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from core.admin import ScopedAdmin
 from lobby.models import Challenge, ChallengeLink, Presence, Seek
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
+class ChallengeAdmin(ScopedAdmin):
     list_display = ["id", "challenger", "challenged", "status", "created_at", "expires_at", "match"]
     list_filter = ["status"]
     search_fields = ["challenger__username", "challenged__username"]
@@ -15,7 +16,7 @@ class ChallengeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seek)
-class SeekAdmin(admin.ModelAdmin):
+class SeekAdmin(ScopedAdmin):
     list_display = ["id", "owner", "status", "taken_by", "created_at", "expires_at", "match"]
     list_filter = ["status"]
     search_fields = ["owner__username", "taken_by__username"]
@@ -26,7 +27,7 @@ class SeekAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChallengeLink)
-class ChallengeLinkAdmin(admin.ModelAdmin):
+class ChallengeLinkAdmin(ScopedAdmin):
     list_display = ["id", "maker", "status", "used_by", "created_at", "expires_at", "challenge"]
     list_filter = ["status"]
     search_fields = ["maker__username", "used_by__username"]
@@ -37,7 +38,7 @@ class ChallengeLinkAdmin(admin.ModelAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(admin.ModelAdmin):
+class PresenceAdmin(ScopedAdmin):
     list_display = ["user", "process", "seen_at"]
     search_fields = ["user__username", "process"]
     list_select_related = ["user"]

@@ -161,7 +161,9 @@ def challenge_create(
     Refusals: unauthenticated; not_found (no such player); forbidden (yourself, an account
     that cannot play, or one that blocked you — said as "You cannot challenge this player.",
     which never reveals the block); blocked (you blocked them); duplicate (a challenge of
-    yours to them already waits); too_many (``LOBBY_MAX_PENDING_CHALLENGES`` wait already).
+    yours to them already waits); too_many (``LOBBY_MAX_PENDING_CHALLENGES`` wait already,
+    or ``LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT`` challenges to this player, accepted ones
+    aside, were sent within ``LOBBY_CHALLENGES_TO_ONE_PLAYER_WINDOW`` seconds).
     """
     challenger = _require_player(challenger, _("Log in to challenge a player."))
     username = (challenged_username or "").strip()
@@ -192,6 +194,20 @@ def challenge_create(
             raise LobbyError(
                 DUPLICATE, _("You already challenged this player: wait for their answer.")
             )
+        since = now - timedelta(seconds=settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_WINDOW)
+        _refuse_past_limit(
+            Challenge.objects.filter(
+                challenger_id=challenger.pk, challenged_id=challenged.pk, created_at__gte=since
+            ).exclude(status=Challenge.Status.ACCEPTED),
+            settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT,
+            ngettext_lazy(
+                "You challenged this player %(limit)d time lately: wait before challenging "
+                "them again.",
+                "You challenged this player %(limit)d times lately: wait before challenging "
+                "them again.",
+                "limit",
+            ),
+        )
         _refuse_past_limit(
             waiting,
             settings.LOBBY_MAX_PENDING_CHALLENGES,

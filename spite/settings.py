@@ -323,6 +323,8 @@ REST_FRAMEWORK = {
         "moves": env.str("API_THROTTLE_MOVES", default="120/minute"),
     },
 }
+# At most this many active (unrevoked) API tokens per user (docs/api.md).
+API_TOKENS_PER_USER_LIMIT = env.int("API_TOKENS_PER_USER_LIMIT", default=10)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spite & Malice online API",
@@ -395,6 +397,8 @@ GAMES_SWEEPER_INTERVAL = env.float("GAMES_SWEEPER_INTERVAL", default=15.0)
 GAMES_GUEST_LIMIT_WINDOW = env.float("GAMES_GUEST_LIMIT_WINDOW", default=3600.0)
 GAMES_GUEST_MATCHES_PER_ADDRESS = env.int("GAMES_GUEST_MATCHES_PER_ADDRESS", default=30)
 GAMES_GUEST_MATCHES_PER_SESSION = env.int("GAMES_GUEST_MATCHES_PER_SESSION", default=12)
+# At most so many matches against the server's bots in progress per player (guests included).
+GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = env.int("GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT", default=10)
 ACCOUNTS_GUEST_TTL = env.float("ACCOUNTS_GUEST_TTL", default=7 * 24 * 3600.0)
 # The Watch page lists the games in play moved in the last GAMES_WATCH_RECENT seconds (a game
 # with no move yet: since it was dealt).
@@ -447,6 +451,10 @@ LOBBY_SEEK_TTL = 30 * 60
 # At most this many pending challenges sent by one player, and open seeks posted by one.
 LOBBY_MAX_PENDING_CHALLENGES = 5
 LOBBY_MAX_OPEN_SEEKS = 3
+# At most this many challenges to one player within the window (seconds), counting the
+# cancelled, declined and expired ones (not the accepted): no create-and-cancel churn.
+LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT = 5
+LOBBY_CHALLENGES_TO_ONE_PLAYER_WINDOW = 60 * 60
 # Challenge links: seconds one stays open, and how many open links one player may have.
 LOBBY_LINK_TTL = env.int("LOBBY_LINK_TTL", default=24 * 60 * 60)
 LOBBY_MAX_OPEN_LINKS = 5

@@ -93,9 +93,10 @@ class MatchListView(generics.ListAPIView):
         'left out). ``{"bot", "league"}``: a ranked match of that league under its knobs, '
         "where the league lets bots play ranked (403 forbidden otherwise, saying why; 404 for "
         "an unknown league). You are seat 0, player one. 201 with the match; its first game "
-        "is ``games[0]``.",
+        "is ``games[0]``. 409 too_many when you already have "
+        "``GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT`` matches against bots in progress.",
         request=MatchCreateSerializer,
-        responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 429)},
+        responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
         tags=["matches"],
     )
     def post(self, request: Request) -> Response:

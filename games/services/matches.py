@@ -5,12 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import engine
+from accounts.models import User
 from accounts.selectors import GUESTS_PLAY_BOTS, user_is_guest, users_blocked_either_way
-from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from core.errors import (
+    BAD_MESSAGE,
+    FORBIDDEN,
+    NOT_FOUND,
+    TOO_MANY,
+    UNAUTHENTICATED,
+    GameError,
+    lazy_format,
+)
 from games import bots, hooks, services
 from games.clocks import turn as clock
 from games.models import BotLevel, Game, Match
@@ -31,6 +43,8 @@ def match_create(
     ``rules`` are the knobs of every game (``match_target`` included). The bot level must be
     one the engine knows (ValueError otherwise); an anonymous user gets ``unauthenticated``.
     A ranked match needs a ``league`` that lets bots play ranked (see ``_match_open``).
+    A player with ``GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT`` matches against bots in progress
+    (guests too) is refused too_many (``_match_open``, so a rematch too).
     """
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, _("Log in to start a match."))
@@ -99,11 +113,35 @@ def _match_open(
     if match_target is not None:
         rules = replace(rules, match_target=match_target)
     with transaction.atomic():
+        _refuse_bot_matches_past_limit(seats)
         match = Match.objects.create(
             rules=rules.to_dict(), target=rules.match_target, ranked=ranked, **seats
         )
         game_create(match=match, number=1, first_player=None)
     return match
+
+
+def _refuse_bot_matches_past_limit(seats: dict[str, Any]) -> None:
+    """Refuse too_many when the person facing a bot in ``seats`` already has
+    ``GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT`` matches against bots in progress. Their row is
+    locked first, so two starts at once cannot both pass."""
+    for seat, other in ((0, 1), (1, 0)):
+        user = seats.get(f"user{seat}")
+        if user is None or not seats.get(f"bot{other}"):
+            continue
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        limit = settings.GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT
+        playing = Match.objects.filter(
+            Q(user0_id=user.pk) & ~Q(bot1="") | Q(user1_id=user.pk) & ~Q(bot0=""),
+            status=Match.Status.ACTIVE,
+        )
+        if playing.count() >= limit:
+            message = ngettext_lazy(
+                "You have %(limit)d match against a bot in progress: finish or resign it first.",
+                "You have %(limit)d matches against bots in progress: finish or resign one first.",
+                "limit",
+            )
+            raise GameError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
 
 
 def game_create(*, match: Match, number: int, first_player: int | None) -> Game:

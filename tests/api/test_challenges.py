@@ -293,3 +293,20 @@ def test_alice_challenges_bob_bob_accepts_and_the_match_is_listed(
         detail = api.get(f"/api/v1/matches/{accepted['match']}/", **auth(key)).json()
         assert detail["you"] == seat and detail["games"][0]["id"] == accepted["game"]
     assert api.get(accepted["api_url"], **auth(bob_key)).json()["you"] == 1
+
+
+def test_challenge_churn_to_one_player_is_capped(api, alice, bob, alice_key, settings) -> None:
+    """Create and cancel, again and again: the cap on challenges to one player (cancelled
+    ones count) answers 409 too_many with the limit."""
+    settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT = 3
+    for _ in range(3):
+        sent = send(api, alice_key, opponent="bob")
+        assert sent.status_code == 201, sent.content
+        cancel = f"/api/v1/challenges/{sent.json()['id']}/cancel/"
+        assert api.post(cancel, **auth(alice_key)).status_code == 200
+    body = refusal(send(api, alice_key, opponent="bob"), 409, "too_many")
+    assert body["params"] == {"limit": 3}
+    assert body["message"] == (
+        "You challenged this player 3 times lately: wait before challenging them again."
+    )
+    assert Challenge.objects.count() == 3

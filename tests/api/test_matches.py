@@ -435,3 +435,21 @@ def test_reads_take_a_fixed_number_of_queries(
         assert api.get("/api/v1/matches/").json()["count"] == 4
     with django_assert_max_num_queries(4):
         assert len(api.get(f"/api/v1/matches/{match.pk}/").json()["games"]) == 2
+
+
+def test_matches_in_progress_against_bots_are_capped(api, alice, alice_key, settings) -> None:
+    settings.GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = 2
+    join(make_league(bots_ranked=True), alice)
+    start = {"bot": "greedy", "rules": SMALL_KNOBS}
+    for _ in range(2):
+        assert (
+            api.post("/api/v1/matches/", start, format="json", **auth(alice_key)).status_code == 201
+        )
+    for payload in (start, {"bot": "greedy", "league": "north"}):
+        response = api.post("/api/v1/matches/", payload, format="json", **auth(alice_key))
+        body = refusal(response, 409, "too_many")
+        assert body["params"] == {"limit": 2}
+        assert body["message"] == (
+            "You have 2 matches against bots in progress: finish or resign one first."
+        )
+    assert Match.objects.filter(user0=alice).count() == 2

@@ -111,3 +111,23 @@ def test_a_key_never_starts_with_a_dash(monkeypatch) -> None:
     drawn = iter(["-starts-with-a-dash", "fine-key"])
     monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(drawn))
     assert models.key_new() == "fine-key"
+
+
+def test_tokens_per_user_are_capped_on_the_page(client, alice, settings) -> None:
+    settings.API_TOKENS_PER_USER_LIMIT = 2
+    client.force_login(alice)
+    for name in ("one", "two"):
+        assert (
+            'id="new-token-key"'
+            in client.post("/accounts/tokens/", {"name": name}).content.decode()
+        )
+    response = client.post("/accounts/tokens/", {"name": "three"})
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="new-token-key"' not in html
+    assert "You have 2 tokens already: revoke one to make another." in html
+    assert ApiToken.objects.filter(user=alice).count() == 2
+    # a revoked token no longer counts
+    client.post(f"/accounts/tokens/{ApiToken.objects.get(name='one').pk}/revoke/")
+    assert (
+        'id="new-token-key"' in client.post("/accounts/tokens/", {"name": "three"}).content.decode()
+    )

@@ -46,7 +46,9 @@ DEFAULT_TIMEOUT_MS = 10_000
 
 #: The server's bots pause this long before each move (production: 0.4 s): still a frame a
 #: move, but a bot's turn no longer holds a test up for seconds.
-SERVER_ENV = {"GAMES_BOT_MOVE_DELAY": "0.05"}
+#: And the cap on a player's bot matches in progress is lifted: the fixtures seat one player at
+#: many bot matches at once, and the demo players' matches add up over a session.
+SERVER_ENV = {"GAMES_BOT_MOVE_DELAY": "0.05", "GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT": "1000"}
 
 
 @pytest.fixture(scope="session")

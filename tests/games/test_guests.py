@@ -258,3 +258,13 @@ def test_a_guest_has_no_public_profile_and_their_history_is_their_own(guest_clie
     assert Client().get(profile).status_code == 404
     assert Client().get(history).status_code == 404
     assert guest_client.get(history).status_code == 200
+
+
+def test_a_guests_matches_in_progress_against_bots_are_capped(client, settings) -> None:
+    settings.GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = 2
+    for _ in range(2):
+        assert client.post(LOBBY, QUICK_GAME).status_code == 302
+    response = client.post(LOBBY, QUICK_GAME)
+    assert response.status_code == 200
+    assert "You have 2 matches against bots in progress" in response.content.decode()
+    assert Match.objects.filter(user0=guest_of(client)).count() == 2

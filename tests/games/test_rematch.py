@@ -210,3 +210,15 @@ async def test_offer_and_accept_over_the_sockets_reach_both_tables(alice, bob) -
     finally:
         for communicator in (mine, theirs, watcher):
             await communicator.disconnect()
+
+
+def test_a_rematch_against_a_bot_respects_the_cap_on_bot_matches(alice, settings) -> None:
+    """A finished bot match's rematch counts like a new one: past
+    GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT it is refused too_many, and nothing starts."""
+    settings.GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = 1
+    old = _finished(services.match_create(user=alice, bot="random", rules=RULES), alice)
+    services.match_create(user=alice, bot="random", rules=RULES)
+    error = _error(match_rematch, match_id=old.pk, user=alice, action="offer")
+    assert (error.code, error.params) == ("too_many", {"limit": 1})
+    old.refresh_from_db()
+    assert old.rematch_id is None and Match.objects.count() == 2

@@ -149,3 +149,24 @@ def test_a_match_address_leads_to_its_current_game(client, alice, human_starts) 
     second = current_game(match)
     assert second.number == 2
     assert client.get(url)["Location"] == reverse("games:table", kwargs={"game_id": second.pk})
+
+
+def test_matches_in_progress_against_bots_are_capped_on_the_form(client, alice, settings) -> None:
+    """The play-a-bot form and the home page's quick game (the same view) refuse a match past
+    GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT, saying why; a finished match makes room."""
+    settings.GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = 2
+    client.force_login(alice)
+    assert client.post(reverse("games:lobby"), VALID).status_code == 302
+    assert (
+        client.post(reverse("games:lobby"), {"bot": "random", "preset": "quick"}).status_code == 302
+    )
+    for given in (VALID, {"bot": "random", "preset": "quick"}):
+        response = client.post(reverse("games:lobby"), given)
+        assert response.status_code == 200
+        assert (
+            "You have 2 matches against bots in progress: finish or resign one first."
+            in response.content.decode()
+        )
+    assert Match.objects.count() == 2
+    game_resign(game_id=current_game(Match.objects.first()).pk, user=alice, scope="match")
+    assert client.post(reverse("games:lobby"), VALID).status_code == 302

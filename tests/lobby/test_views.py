@@ -246,3 +246,32 @@ def test_the_demo_seek_is_open_after_a_restart_and_never_twice(settings, monkeyp
 def test_base_links_the_live_games(client) -> None:
     html = client.get(reverse("home")).content.decode()
     assert f'href="{reverse("games:watch")}">Watch<' in html
+
+
+def test_challenging_one_player_again_and_again_is_capped_on_the_form(
+    client, alice, bob, settings
+) -> None:
+    """Challenge, cancel, challenge again…: past LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT
+    challenges to one player in the window (cancelled ones count), the form says why."""
+    settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_LIMIT = 2
+    settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_WINDOW = 3600
+    carol = UserFactory(username="carol", display_name="Carol")
+    client.force_login(alice)
+    url = reverse("lobby:challenge_create")
+    for _ in range(2):
+        assert client.post(url, prefixed("challenge", username="bob")).status_code == 302
+        sent = Challenge.objects.filter(challenged=bob, status="pending").get()
+        client.post(reverse("lobby:challenge_cancel", args=[sent.pk]))
+
+    response = client.post(url, prefixed("challenge", username="bob"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "You challenged this player 2 times lately: wait before challenging them again." in html
+    assert Challenge.objects.filter(challenged=bob).count() == 2
+    # another player is not concerned, and the window moves on
+    assert client.post(url, prefixed("challenge", username="carol")).status_code == 302
+    Challenge.objects.filter(challenged=bob).update(
+        created_at=timezone.now() - timedelta(seconds=3601)
+    )
+    assert client.post(url, prefixed("challenge", username="bob")).status_code == 302
+    assert Challenge.objects.filter(challenged=carol).count() == 1

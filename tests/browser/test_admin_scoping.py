@@ -1,0 +1,58 @@
+"""The admin in Chromium (issue 23, point 11): a staff moderator of one league opens the
+Membership change form and its league field offers that league only — not the other league
+that exists beside it. (Every admin model's choices and crafted POSTs are checked without a
+browser in tests/leagues/test_admin_scoping.py.)"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import pytest
+
+from tests.browser import positions
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "scoping-pass-1"
+
+
+def setup_script(tag: str) -> str:
+    """Two leagues; a staff moderator of the first; a player in each. Prints the ids."""
+    return f"""
+import json
+from accounts.models import User
+from leagues.models import League, Membership
+
+north = League.objects.create(slug="n{tag}", name="North {tag}", rules={{}})
+south = League.objects.create(slug="s{tag}", name="South {tag}", rules={{}})
+mod = User.objects.create_user("mod{tag}", password="{PASSWORD}", is_staff=True)
+Membership.objects.create(league=north, user=mod, role="moderator")
+player = User.objects.create_user("p{tag}", password="{PASSWORD}")
+member = Membership.objects.create(league=north, user=player)
+Membership.objects.create(league=south, user=User.objects.create_user("q{tag}"))
+print(json.dumps({{"own": Membership.objects.get(user=mod).pk, "member": member.pk}}))
+"""
+
+
+def test_a_moderator_is_offered_only_their_league_in_the_membership_form(
+    page, live_server_url, manage
+) -> None:
+    from playwright.sync_api import expect
+
+    base, tag = live_server_url, secrets.token_hex(3)
+    out = manage("shell", "-v", "0", "-c", setup_script(tag)).stdout
+    ids = json.loads(out.strip().splitlines()[-1])
+    positions.log_in(page, base, f"mod{tag}", PASSWORD)
+
+    page.goto(f"{base}/admin/leagues/membership/")
+    rows = page.locator("#result_list tbody tr")
+    expect(rows).to_have_count(2)  # the league's two members, none of the other league
+    expect(page.locator("#result_list")).not_to_contain_text(f"South {tag}")
+
+    for membership in (ids["own"], ids["member"]):
+        page.goto(f"{base}/admin/leagues/membership/{membership}/change/")
+        league = page.get_by_label("League:", exact=True)
+        expect(league).to_be_visible()
+        offered = league.locator("option").all_inner_texts()
+        assert [text for text in offered if text.strip("-")] == [f"North {tag}"], offered
