@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from tests.games.conftest import _fast_password_hashing, alice, human_starts, seeds  # noqa: F401
 from tests.games.helpers import current_game
-from tests.sockets import origin_header
+from tests.sockets import site_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ async def spectate(game_id: int, peer: str, forwarded: str = "") -> WebsocketCom
     its handshake sent; ``.accepted`` tells whether it opened."""
     from spite.asgi import application
 
-    headers = [origin_header()]
+    headers = site_headers()
     if forwarded:
         headers.append((b"x-forwarded-for", forwarded.encode()))
     communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
