@@ -228,10 +228,10 @@ async def run_socket(k: int) -> dict[str, Any]:
         return game, cookies
 
     game, cookies = await sync_to_async(prepare)()
-    origin = (b"origin", b"http://localhost")
+    site = [(b"host", b"localhost"), (b"origin", b"http://localhost")]  # the Origin check's
     sockets = []
     for cookie in cookies:
-        headers = [origin, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
+        headers = [*site, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
         communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers)
         connected, _ = await communicator.connect()
         assert connected, "socket refused"

@@ -169,20 +169,23 @@ def seat_player(
     )
 
 
-def play_for(server: Any, game_id: int, move: str | None = None) -> None:
+def play_for(server: Any, game_id: int, move: str | None = None, *, times: int = 1) -> None:
     """Play ``move`` — by default the first discard the hand allows, which ends the turn — for
-    the seat to move in game ``game_id`` (a person), through the services."""
+    the seat to move in game ``game_id`` (a person), through the services; ``times`` turns in
+    a row of such discards, the two seats in turn (one ``manage.py`` process for all)."""
     server.shell(
         "import json\n"
         "import engine\n"
         "from games.models import Game\n"
         "from games.services import game_play_move\n"
-        f"game = Game.objects.select_related('match__user0', 'match__user1').get(pk={game_id})\n"
-        "state = engine.Game.from_dict(game.state)\n"
-        "discards = [m.text for m in state.legal_moves() if m.text.startswith('h:')]\n"
-        f"move = {move!r} or next(m for m in discards if '-s' in m)\n"
-        "user = game.match.user_at(state.to_move)\n"
-        "game_play_move(game_id=game.pk, user=user, move=move, version=game.version, "
+        f"for _ in range({times}):\n"
+        "    game = Game.objects.select_related('match__user0', 'match__user1').get("
+        f"pk={game_id})\n"
+        "    state = engine.Game.from_dict(game.state)\n"
+        "    discards = [m.text for m in state.legal_moves() if m.text.startswith('h:')]\n"
+        f"    move = {move!r} or next(m for m in discards if '-s' in m)\n"
+        "    user = game.match.user_at(state.to_move)\n"
+        "    game_play_move(game_id=game.pk, user=user, move=move, version=game.version, "
         "move_id=f'test-{game.version}')\n"
         "print(json.dumps(move))"
     )

@@ -18,7 +18,9 @@ PASSWORD = "spite-demo-1"  # accounts/demo.py
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
 
-def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_server_url, manage):
+def test_two_demo_players_queue_get_paired_and_land_on_one_table(
+    browser, live_server_url, manage, daphne_server
+):
     from playwright.sync_api import expect
 
     manage("load_demo")
@@ -69,7 +71,10 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(browser, live_s
         live = alice.locator("section", has=alice.get_by_role("heading", name="Live matches"))
         expect(live.get_by_role("link", name="Play your match").first).to_be_visible()  # hers
 
-        # bruno resigns the match at the table: it is rated at once
+        # each plays three turns (what a match needs to be rated, docs/leagues.md), then bruno
+        # resigns the match at the table: it is rated at once
+        game_id = int(bruno.url.rstrip("/").rsplit("/", 1)[1])
+        positions.play_for(daphne_server, game_id, times=6)
         bruno.get_by_role("button", name="Resign match").click()
         bruno.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
         expect(bruno.locator("body")).to_contain_text("You resigned: Alice wins the match.")

@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from bench.live.servers import free_port
 from tests.browser import positions
 from tests.browser.test_table import (
     BOT_TIMEOUT,
@@ -101,13 +100,16 @@ def pause_timers(page) -> None:
 
 
 def block(page, path: str) -> None:
-    """From now on the page's new WebSockets to ``path`` go to a closed port: they fail before
-    they open (a close, no open), as a connection refused would. ``unblock`` ends it."""
+    """From now on the page's new WebSockets to ``path`` go to a path the server refuses (its
+    unknown-path route, same origin, so the Content-Security-Policy lets it be tried): they
+    fail before they open (a close, no open), as a connection refused would. ``unblock`` ends
+    it."""
     page.evaluate(
-        """([path, nowhere]) => {
+        """(path) => {
           if (!window.blockedSockets) {
             window.blockedSockets = new Set();
             const Real = window.WebSocket;
+            const nowhere = `ws://${location.host}/ws/nowhere/`;
             window.WebSocket = class extends Real {
               constructor(url, protocols) {
                 const blocked = [...window.blockedSockets].some((p) => String(url).includes(p));
@@ -117,7 +119,7 @@ def block(page, path: str) -> None:
           }
           window.blockedSockets.add(path);
         }""",
-        [path, f"ws://127.0.0.1:{free_port()}/"],
+        path,
     )
 
 
