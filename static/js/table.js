@@ -481,9 +481,9 @@ class Table {
       this.render(); // the hint said "Sending…": it says what to do again
     }
     if (frame.code === "unauthenticated") {
-      // Signed out (docs/protocol.md): the server closes with 4401, and the banner says so.
+      // Signed out (docs/protocol.md): the server closes with 4401, and the banner alone says
+      // so (socket.js), once.
       if (this.socket) this.socket.stop();
-      this.showError(t("socketSignedOut"));
       return;
     }
     if (frame.code === "not_found") {
