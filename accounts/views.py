@@ -109,23 +109,23 @@ login_view = auth_views.LoginView.as_view(
 logout_view = auth_views.LogoutView.as_view()  # POST only: GET answers 405
 
 
-class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's, then the new password revokes the API tokens and closes the sockets of the
-    other sessions (this one's hash is updated and stays signed in)."""
+class NewPasswordTold:
+    """For Django's password views: once the new password is saved (and, on a change, this
+    session's hash updated, so it stays signed in), it revokes the API tokens and closes the
+    sockets of the other sessions (``services.user_password_changed``)."""
 
     def form_valid(self, form):
-        response = super().form_valid(form)
+        response = super().form_valid(form)  # type: ignore[misc]
         services.user_password_changed(user=form.user)
         return response
 
 
-class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
-    """Django's, then the new password revokes the API tokens and closes the sockets."""
+class PasswordChangeView(NewPasswordTold, auth_views.PasswordChangeView):
+    pass
 
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        services.user_password_changed(user=form.user)
-        return response
+
+class PasswordResetConfirmView(NewPasswordTold, auth_views.PasswordResetConfirmView):
+    pass
 
 
 password_change = PasswordChangeView.as_view(

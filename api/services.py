@@ -14,7 +14,7 @@ from django.utils.translation import ngettext_lazy
 from accounts.models import User
 from api.models import PREFIX_LENGTH, ApiToken, key_hash, key_new
 from core.credentials import credentials_changed
-from core.errors import TOO_MANY, GameError, lazy_format
+from core.errors import refuse_past_limit
 
 #: How stale ``last_used_at`` may get: a program posting moves must not write a row per request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -27,13 +27,15 @@ def api_token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
     key = key_new()
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one creation at a time
-        if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= limit:
-            message = ngettext_lazy(
+        refuse_past_limit(
+            ApiToken.objects.filter(user=user, revoked_at__isnull=True),
+            limit,
+            ngettext_lazy(
                 "You have %(limit)d token already: revoke it to make another.",
                 "You have %(limit)d tokens already: revoke one to make another.",
                 "limit",
-            )
-            raise GameError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
+            ),
+        )
         token = ApiToken.objects.create(
             user=user, name=name.strip()[:60], key_hash=key_hash(key), prefix=key[:PREFIX_LENGTH]
         )

@@ -112,3 +112,14 @@ class GameError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+def refuse_past_limit(
+    found: Any, limit: int, message: str | Promise, *, error: type[GameError] | None = None
+) -> None:
+    """Refuse ``too_many`` (as ``error``, a GameError by default) when the queryset ``found``
+    counts ``limit`` rows or more; ``message`` is an ``ngettext_lazy`` on ``limit``."""
+    if found.count() >= limit:
+        raise (error or GameError)(
+            TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit}
+        )

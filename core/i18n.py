@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
@@ -85,6 +86,12 @@ def duration_text(seconds: float) -> str:
     """A duration in words in the active language, rounded to its largest unit as CLDR says
     it (Babel): "2 weeks", "15 minutes", "১৫ মিনিট"."""
     return native_digits(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
+
+
+#: ``duration_text`` and ``native_digits`` done when the text is read (a refusal's message,
+#: built before the language it is read in is known; ``core.errors.lazy_format``).
+lazy_duration = lazy(duration_text, str)
+lazy_digits = lazy(native_digits, str)
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:

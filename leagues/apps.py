@@ -28,6 +28,6 @@ class LeaguesConfig(AppConfig):
         post_save.connect(
             tournaments.membership_withdraws, sender=Membership, dispatch_uid="withdraws"
         )
-        accounts_hooks.account_deleted_register(tournaments.account_deleted_withdraws)
+        accounts_hooks.account_deleted_register(tournaments.tournaments_withdraw_user)
         # A player's profile shows their record, league ratings and latest matches.
         accounts_hooks.profile_section_register("leagues/_profile.html", selectors.profile_section)

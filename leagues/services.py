@@ -21,13 +21,13 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.functional import Promise, lazy
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.selectors import GUESTS_PLAY_BOTS, block_pairs_among, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
-from core.i18n import duration_text, native_digits
+from core.i18n import lazy_digits, lazy_duration
 from games.models import Match, Move
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
@@ -39,9 +39,6 @@ from leagues.ranked_queue import Waiting, Window, pairs
 
 #: A move that ends a turn: a discard to one of the mover's side stacks (ENGINE.md).
 DISCARD = r"-s[1-4]$"
-
-lazy_duration = lazy(duration_text, str)
-lazy_digits = lazy(native_digits, str)
 
 
 def _plays(user: Any) -> bool:

@@ -24,12 +24,19 @@ from django.utils.translation import ngettext_lazy
 import engine
 from accounts.models import User
 from accounts.selectors import GUESTS_PLAY_BOTS, user_has_blocked, user_is_guest
-from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
+from core.errors import (
+    FORBIDDEN,
+    NOT_FOUND,
+    UNAUTHENTICATED,
+    GameError,
+    lazy_format,
+    refuse_past_limit,
+)
 from games import hooks
 from games.models import Match
 from games.services import match_create_between
 from lobby.broadcast import seeks_changed_send, user_frames_send
-from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, TOO_MANY, LobbyError
+from lobby.errors import BLOCKED, CLOSED, DUPLICATE, EXPIRED, TAKEN, LobbyError
 from lobby.models import Challenge, ChallengeLink, Seek
 from lobby.selectors import challenge_accepted_frame, challenge_frame, seek_taken_frame
 
@@ -81,10 +88,7 @@ def _send_on_commit(
 
 
 def _refuse_past_limit(found: Any, limit: int, message: Any) -> None:
-    """Refuse too_many when the queryset ``found`` counts ``limit`` rows or more; ``message``
-    is an ``ngettext_lazy`` on ``limit``."""
-    if found.count() >= limit:
-        raise LobbyError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
+    refuse_past_limit(found, limit, message, error=LobbyError)
 
 
 def _challenge_lock(challenge_id: int) -> Challenge:

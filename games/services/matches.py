@@ -18,10 +18,9 @@ from core.errors import (
     BAD_MESSAGE,
     FORBIDDEN,
     NOT_FOUND,
-    TOO_MANY,
     UNAUTHENTICATED,
     GameError,
-    lazy_format,
+    refuse_past_limit,
 )
 from games import bots, hooks, services
 from games.clocks import turn as clock
@@ -135,13 +134,15 @@ def _refuse_bot_matches_past_limit(seats: dict[str, Any]) -> None:
             Q(user0_id=user.pk) & ~Q(bot1="") | Q(user1_id=user.pk) & ~Q(bot0=""),
             status=Match.Status.ACTIVE,
         )
-        if playing.count() >= limit:
-            message = ngettext_lazy(
+        refuse_past_limit(
+            playing,
+            limit,
+            ngettext_lazy(
                 "You have %(limit)d match against a bot in progress: finish or resign it first.",
                 "You have %(limit)d matches against bots in progress: finish or resign one first.",
                 "limit",
-            )
-            raise GameError(TOO_MANY, lazy_format(message, limit=limit), params={"limit": limit})
+            ),
+        )
 
 
 def game_create(*, match: Match, number: int, first_player: int | None) -> Game:

@@ -235,12 +235,6 @@ def membership_withdraws(sender: Any, instance: Membership, **kwargs: Any) -> No
         tournaments_withdraw_user(user=instance.user, league_id=instance.league_id)
 
 
-def account_deleted_withdraws(*, user: Any) -> None:
-    """``accounts.hooks.account_deleted``'s listener: a deleted account leaves every
-    tournament it was entered in."""
-    tournaments_withdraw_user(user=user)
-
-
 def _withdraw_ineligible(t: Tournament) -> None:
     """Before a round is paired: withdraw every entrant who may no longer play in the league
     (left, banned, a deleted or disabled account), whatever missed telling us, so pairing
