@@ -176,9 +176,12 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if result.notified != self.game_id:
             await self.send_json(result.to_frame())
 
-    async def _resync(self, content: dict[str, Any] | None = None) -> None:
+    async def _resync(
+        self, content: dict[str, Any] | None = None, *, catch_up: bool = False
+    ) -> None:
         """Send the state afresh (asked by ``sync``, or after a doorbell this socket missed);
-        a player's hand only while the player is still signed in."""
+        a player's hand only while the player is still signed in. A ``catch_up`` runs beside
+        the socket's own events: it sends the state only if no event sent that version first."""
         try:
             self.seat, frame = await self.act(game_connect, game_id=self.game_id, user=self.user)
         except SignedOut as exc:
@@ -186,6 +189,8 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             return
         except GameError as exc:
             await self.send_error(exc)
+            return
+        if catch_up and frame["version"] <= self.last_version:
             return
         await self._send_state(frame)
 
@@ -199,7 +204,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         doorbell this socket never heard)."""
         await self.rejoin()  # the channel layer may be back
         if committed is not None and committed > self.last_version:
-            await self._resync()
+            await self._resync(catch_up=True)
 
     # --- server -> client (channel layer)
 

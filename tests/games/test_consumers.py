@@ -495,6 +495,45 @@ async def test_with_the_channel_layer_away_a_socket_still_plays_and_joins_when_i
         await spectator.disconnect()
 
 
+async def test_a_catch_up_racing_the_doorbell_sends_that_version_once(
+    table, alice, bob_cookie, monkeypatch
+) -> None:
+    """The convergence check finds a spectator behind and reads the state; meanwhile the
+    move's doorbell arrives and the socket sends that version. The catch-up then sends
+    nothing: the spectator sees each version once (CI once saw version 87 twice)."""
+    import time
+
+    from games import consumers
+    from games.consumers import GAME_SOCKETS
+
+    spectator = await open_socket(table.pk, bob_cookie)
+    try:
+        assert (await spectator.receive_json_from())["version"] == 0
+        held: list[dict[str, Any]] = []
+        ring = groups.game_event_send
+        monkeypatch.setattr(groups, "game_event_send", lambda **kwargs: held.append(kwargs))
+        await sync_to_async(services.game_play_move)(
+            game_id=table.pk, user=alice, move=a_center_move(table), version=0, move_id="late"
+        )
+        read_state = consumers.game_connect
+
+        def read_while_the_doorbell_rings(**kwargs: Any) -> Any:
+            read = read_state(**kwargs)
+            ring(**held[0])
+            deadline = time.monotonic() + 5
+            while spectator.output_queue.empty() and time.monotonic() < deadline:
+                time.sleep(0.01)  # until the socket has sent the doorbell's state
+            return read
+
+        monkeypatch.setattr(consumers, "game_connect", read_while_the_doorbell_rings)
+        assert await GAME_SOCKETS.check() == 1
+        state = await spectator.receive_json_from()
+        assert (state["type"], state["version"]) == ("state", 1)
+        assert await spectator.receive_nothing(timeout=QUIET)
+    finally:
+        await spectator.disconnect()
+
+
 async def test_the_convergence_timer_catches_a_socket_up_by_itself(
     table, alice, alice_cookie, monkeypatch, settings
 ) -> None:
