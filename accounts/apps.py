@@ -1,9 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
+    verbose_name = _("Players and accounts")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "api"
-    verbose_name = "Public API"
+    verbose_name = _("API tokens")
 
     def ready(self) -> None:
         from accounts import hooks

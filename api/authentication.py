@@ -12,6 +12,10 @@ from api.services import api_token_user
 from core.i18n import activate_for_request
 
 SCHEMES = ("bearer", "token")
+CSRF_FAILED = _(
+    "The request's CSRF check failed: the page was open too long, or your browser blocks "
+    "cookies for this site. Reload the page and try again."
+)
 
 
 def key_from_header(value: str) -> str | None:
@@ -43,10 +47,19 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
 class SessionAuthentication(authentication.SessionAuthentication):
     """DRF's session authentication (a browser signed in on the site), refusing a guest's
-    session with 403 and the reason: guests play the bots on the site, not through the API."""
+    session with 403 and the reason: guests play the bots on the site, not through the API;
+    a failed CSRF check says so in the reader's language."""
 
     def authenticate(self, request: Any) -> tuple[Any, None] | None:
         found = super().authenticate(request)
         if found is not None and user_is_guest(found[0]):
             raise exceptions.PermissionDenied(GUESTS_PLAY_BOTS)
         return found
+
+    def enforce_csrf(self, request: Any) -> None:
+        """DRF's check, with the refusal in the reader's words (DRF's is "CSRF Failed: " and
+        Django's reason, in English)."""
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied:
+            raise exceptions.PermissionDenied(CSRF_FAILED) from None

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lobby"
-    verbose_name = "Lobby"
+    verbose_name = _("Lobby")
 
     def ready(self) -> None:
         from games import hooks

@@ -22,15 +22,15 @@ DOMAINS = ["django", "djangojs"]
 CATALOGS = [(lang, domain) for lang in LANGUAGES for domain in DOMAINS]
 
 #: Texts that are truly the same in a language: names (the site's, a tie-break's and its
-#: international abbreviation), loanwords players and admins use as they are, and the month
-#: abbreviations that Spanish and Italian spell as English does.
+#: international abbreviation), loanwords players and admins use as they are, the month
+#: abbreviations that Spanish and Italian spell as English does, and the admin filters' "No".
 SAME_AS_ENGLISH = {
     "*": {"Spite & Malice", "Buchholz", "SB"},
     "vi": {"bot"},
     "es": {"bot", "socket", "provisional", "Final", "feb", "mar", "may", "jun", "jul", "sep"}
-    | {"oct", "nov"},
+    | {"oct", "nov", "No"},
     "it": {"bot", "account", "slug", "socket", "Password", "Standard", "feb", "mar", "apr", "nov"}
-    | {"Feb.", "Nov."},
+    | {"Feb.", "Nov.", "No"},
     "bn": set(),
     "my": set(),
 }
@@ -177,7 +177,9 @@ def _django_msgids() -> set[str]:
     return {entry.msgid for path in paths for entry in polib.pofile(str(path))}
 
 
-@pytest.mark.parametrize("module", ["core/django_texts.py", "core/formats/calendar_words.py"])
+@pytest.mark.parametrize(
+    "module", ["core/django_texts.py", "core/admin_texts.py", "core/formats/calendar_words.py"]
+)
 def test_the_django_texts_we_translate_are_still_djangos(module: str) -> None:
     """These modules list Django's own texts for our catalogs (Django's Bengali and Burmese
     lack them); a text Django reworded would silently stop being used."""

@@ -356,3 +356,26 @@ def test_sign_up_errors_and_password_rules_read_in_bengali_and_burmese(client, l
             assert translated != text and translated in html, text
     for english in ("This field is required", "Enter a valid email", "password must contain"):
         assert english not in html
+
+
+# --- Django's time words ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "minutes"), [("vi", "phút"), ("bn", "মিনিট"), ("my", "မိနစ်")])
+def test_a_challenges_expiry_says_its_minutes_in_the_pages_language(
+    client, language, minutes
+) -> None:
+    """Django's |timeuntil words ("29 minutes") come from our catalogs (core/django_texts.py):
+    Django has none in Vietnamese, Bengali or Burmese."""
+    from lobby.services import challenge_create
+
+    alice = User.objects.create_user("alice", password="a-long-pass-123")
+    User.objects.create_user("bob", password="a-long-pass-123")
+    challenge_create(challenger=alice, challenged_username="bob", rules=engine.Rules())
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby:people"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert re.search(rf"\d+\xa0{minutes}", html)
+    assert "minute" not in html

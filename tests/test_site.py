@@ -151,17 +151,29 @@ def test_rules_page_teaches_every_part_of_the_game(client: Client) -> None:
         "Spectators",
     ):
         assert phrase in html, phrase
-    for knob in (
-        "decks",
-        "hand_<wbr>size",
-        "payoff_<wbr>size",
-        "side_<wbr>stacks",
-        "center_<wbr>stacks",
-        "king_<wbr>on_<wbr>empty",
-        "refill_<wbr>empty_<wbr>hand",
-        "match_<wbr>target",
-    ):
-        assert f"<code>{knob}</code>" in html, knob
+    for knob in ("Decks", "Pay-off pile", "Hand", "Side stacks", "An empty hand draws a new hand"):
+        assert f'<th scope="row">{knob}' in html, knob
+
+
+@pytest.mark.django_db
+def test_the_rules_variants_name_each_setting_in_the_readers_words(client, marked) -> None:
+    """The Variants table names the settings as the lobby's form does, translated, never by the
+    engine's identifiers (payoff_size, king_on_empty)."""
+    html = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    table = html[html.index('id="variants"') : html.index("</table>", html.index('id="variants"'))]
+
+    heads = re.findall(r'<th scope="row">(.*?)</th>', table)
+    assert heads == [
+        "[vi]Decks",
+        "[vi]Hand",
+        "[vi]Pay-off pile",
+        "[vi]Side stacks",
+        "[vi]Center stacks",
+        "[vi]A King may start an empty center stack",
+        "[vi]An empty hand draws a new hand at once",
+        "[vi]Points to win the match",
+    ]
+    assert "_size" not in table and "<code>" not in table
 
 
 @pytest.mark.django_db
