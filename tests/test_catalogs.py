@@ -37,6 +37,8 @@ SAME_AS_ENGLISH = {
 PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sdif]")
 TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 LETTERS = re.compile(r"[A-Za-z]{2}")
+#: Bengali (U+09E6-09EF) and Myanmar (U+1040-1049) digits.
+NATIVE_DIGITS = re.compile(r"[\u09e6-\u09ef\u1040-\u1049]")
 SCRIPTS = {"bn": re.compile(r"[\u0980-\u09ff]"), "my": re.compile(r"[\u1000-\u109f]")}
 #: Vietnamese letters beyond ASCII: a page of Vietnamese without them is not Vietnamese.
 VIETNAMESE = re.compile(
@@ -123,6 +125,20 @@ def test_bengali_and_burmese_are_written_in_their_own_script(lang: str, domain: 
         if not script.search(text) and _has_words(text)  # "%(suit)s %(rank)s" needs no word
     ]
     assert not latin_only, latin_only[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", ["bn", "my"])
+def test_bengali_and_burmese_write_latin_digits(lang: str, domain: str) -> None:
+    """Every language writes 0-9 (docs/i18n.md): placeholders and the table's numbers arrive
+    Latin, so a native digit typed in a translation mixes two sets in one sentence."""
+    native = [
+        text
+        for e in _live(_catalog(lang, domain))
+        for text in _translations(e)
+        if NATIVE_DIGITS.search(text)
+    ]
+    assert not native, native[:10]
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
