@@ -37,6 +37,8 @@ SAME_AS_ENGLISH = {
 PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sdif]")
 TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 LETTERS = re.compile(r"[A-Za-z]{2}")
+#: Bengali (U+09E6-09EF) and Myanmar (U+1040-1049) digits.
+NATIVE_DIGITS = re.compile(r"[\u09e6-\u09ef\u1040-\u1049]")
 SCRIPTS = {"bn": re.compile(r"[\u0980-\u09ff]"), "my": re.compile(r"[\u1000-\u109f]")}
 #: Vietnamese letters beyond ASCII: a page of Vietnamese without them is not Vietnamese.
 VIETNAMESE = re.compile(
@@ -123,6 +125,124 @@ def test_bengali_and_burmese_are_written_in_their_own_script(lang: str, domain: 
         if not script.search(text) and _has_words(text)  # "%(suit)s %(rank)s" needs no word
     ]
     assert not latin_only, latin_only[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", ["bn", "my"])
+def test_bengali_and_burmese_write_latin_digits(lang: str, domain: str) -> None:
+    """Every language writes 0-9 (docs/i18n.md): placeholders and the table's numbers arrive
+    Latin, so a native digit typed in a translation mixes two sets in one sentence."""
+    native = [
+        text
+        for e in _live(_catalog(lang, domain))
+        for text in _translations(e)
+        if NATIVE_DIGITS.search(text)
+    ]
+    assert not native, native[:10]
+
+
+#: Spanish addresses the player as "tú" (docs/i18n.md); these are "usted" forms, and two typos,
+#: that Django's own catalog brought with its form errors. Each is never right in a "tú" text.
+SPANISH_USTED = {
+    "usted": "the pronoun itself",
+    "Introduzca": "usted imperative of introducir (tú: escribe)",
+    "Asegúrese": "usted imperative of asegurarse (tú: asegúrate)",
+    "Escoja": "usted imperative of escoger (tú: elige)",
+    "Seleccione": "usted imperative of seleccionar (tú: elige)",
+    "Observe": "usted imperative of observar (tú: ten en cuenta)",
+    "Su contraseña": "the reader's password, said to usted (tú: tu contraseña)",
+    "Introduza": "Django's typo (Portuguese spelling)",
+    "carácteres": "Django's typo: the plural is caracteres",
+}
+#: Literary Burmese markers (docs/i18n.md: the site speaks polite colloquial Burmese). Each
+#: pattern is one the colloquial register never uses; the lookbehinds keep the words that only
+#: contain the letters: ဧည့်သည် (guest), အမည် (name), မည်း (black).
+BURMESE_LITERARY = {
+    r"(?<!ဧည့်)သည်": "literary verb ending or subject marker (colloquial: …တယ် / …က)",
+    "၏": "literary possessive (colloquial: ရဲ့)",
+    r"(?<!အ)မည်(?!း)": "literary future (colloquial: …မယ်)",
+    "၍": "literary conjunction (colloquial: …ပြီး / …လို့)",
+}
+#: Words that must not name a thing (docs/i18n.md's "words not to use").
+FORBIDDEN_WORDS = {
+    "es": {
+        r"pilas? de reserva": "the pay-off pile is the pila personal: reserva is the stock for "
+        "Spanish players",
+    },
+    "my": {"ပေးချေပုံ": "a literal 'payment pile': the pay-off pile is ကိုယ်ပိုင်ပုံ"},
+}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_spanish_says_tu_not_usted(domain: str) -> None:
+    found = [
+        (word, text)
+        for e in _live(_catalog("es", domain))
+        for text in _translations(e)
+        for word in SPANISH_USTED
+        if re.search(rf"\b{word}\b", text)
+    ]
+    assert not found, found[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_burmese_is_colloquial_not_literary(domain: str) -> None:
+    found = [
+        (BURMESE_LITERARY[pattern], text)
+        for e in _live(_catalog("my", domain))
+        for text in _translations(e)
+        for pattern in BURMESE_LITERARY
+        if re.search(pattern, text)
+    ]
+    assert not found, found[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("lang", sorted(FORBIDDEN_WORDS))
+def test_no_translation_uses_a_word_not_to_use(lang: str, domain: str) -> None:
+    found = [
+        (FORBIDDEN_WORDS[lang][pattern], text)
+        for e in _live(_catalog(lang, domain))
+        for text in _translations(e)
+        for pattern in FORBIDDEN_WORDS[lang]
+        if re.search(pattern, text, re.IGNORECASE)
+    ]
+    assert not found, found[:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_spanish_never_calls_the_pay_off_pile_reserva(domain: str) -> None:
+    """Also the short labels ("Pay-off" on the table): "Reserva" alone is the stock's word."""
+    found = [
+        (e.msgid, text)
+        for e in _live(_catalog("es", domain))
+        if "pay-off" in e.msgid.lower()
+        for text in _translations(e)
+        if "reserva" in text.lower()
+    ]
+    assert not found, found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_text_in_both_domains_reads_the_same_in_each(lang: str) -> None:
+    """A button the server renders and the table's JavaScript redraws keeps its words."""
+    server = {(e.msgctxt, e.msgid): _translations(e) for e in _live(_catalog(lang, "django"))}
+    script = {(e.msgctxt, e.msgid): _translations(e) for e in _live(_catalog(lang, "djangojs"))}
+    shared = set(server) & set(script)
+    assert shared  # "Accept", "Yes, resign", ...
+    differ = [(key[1], server[key], script[key]) for key in shared if server[key] != script[key]]
+    assert not differ, differ
+
+
+def test_italian_writes_weekdays_and_months_in_lowercase() -> None:
+    import datetime
+
+    from django.utils import translation
+    from django.utils.formats import date_format
+
+    with translation.override("it"):
+        shown = date_format(datetime.date(2026, 11, 29), "l j F Y")
+    assert shown == "domenica 29 novembre 2026"
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

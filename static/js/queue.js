@@ -5,7 +5,16 @@
 // `spite:me` events) does the same. The socket is socket.js's (reconnecting with backoff, not
 // after a refusal). No build step: an ES module.
 
-import { addTexts, formatDuration, formatNumber, gettext_noop, t, template, withPerson } from "./cards.js";
+import {
+  addTexts,
+  formatDuration,
+  formatNumber,
+  gettext_noop,
+  ngettext_lazy,
+  t,
+  template,
+  withPerson,
+} from "./cards.js";
 import { Socket } from "./socket.js";
 
 addTexts({
@@ -14,7 +23,25 @@ addTexts({
   queueReconnecting: gettext_noop("Connection lost: joining the queue again…"),
   queuePaired: gettext_noop("Opponent found: %(name)s. Going to the table…"),
   queuePairedPlain: gettext_noop("Opponent found. Going to the table…"),
+  queueCount: ngettext_lazy(
+    "%(count)s player waiting in this league's queue (you included).",
+    "%(count)s players waiting in this league's queue (you included).",
+  ),
+  // Translators: points is the rating difference searched now ("±150").
+  queueWindow: gettext_noop(
+    "Looking for an opponent within ±%(points)s of your rating; the range widens the longer you wait.",
+  ),
 });
+
+/** A whole sentence with its number in a `<span data-part=…>` (the page shows the count large). */
+function withNumber(text, value, part) {
+  const [before, ...rest] = text.split("%(count)s");
+  if (!rest.length) return [text]; // a translation that leaves the count to its words
+  const span = document.createElement("span");
+  span.dataset.part = part;
+  span.textContent = formatNumber(value);
+  return [before, span, rest.join(formatNumber(value))];
+}
 
 // Close codes after which reconnecting cannot help (docs/protocol.md).
 const FINAL_CLOSES = [4401, 4403, 4404];
@@ -23,9 +50,8 @@ class Queue {
   constructor(root) {
     this.root = root;
     this.status = root.querySelector('[data-part="status"]');
-    this.waiting = root.querySelector('[data-part="waiting"]');
+    this.countLine = root.querySelector('[data-part="count"]');
     this.windowLine = root.querySelector('[data-part="window"]');
-    this.windowValue = root.querySelector('[data-part="window-value"]');
     this.done = false; // paired or refused: nothing more to wait for
     this.joinedAt = null;
     this.timer = window.setInterval(() => this.tick(), 1000);
@@ -90,9 +116,10 @@ class Queue {
   }
 
   counts(frame) {
-    this.waiting.textContent = formatNumber(frame.waiting);
+    this.countLine.replaceChildren(...withNumber(template("queueCount", frame.waiting), frame.waiting, "waiting"));
+    this.countLine.hidden = false;
     if (typeof frame.window === "number") {
-      this.windowValue.textContent = formatNumber(frame.window);
+      this.windowLine.textContent = t("queueWindow", { points: frame.window });
       this.windowLine.hidden = false;
     }
   }

@@ -41,6 +41,10 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(
         alice.screenshot(path=str(SHOTS / "leagues-demo-page.png"), full_page=True)
         alice.get_by_role("link", name="Play ranked").click()
         expect(alice.locator('[data-part="waiting"]')).to_have_text("1")
+        # one whole sentence, its count inside (issue 24: no sentence built from fragments)
+        expect(alice.locator('[data-part="count"]')).to_have_text(
+            "1 player waiting in this league's queue (you included)."
+        )
         expect(alice.locator("[data-queue]")).to_have_attribute("data-state", "waiting")
         alice.screenshot(path=str(SHOTS / "leagues-queue-waiting.png"), full_page=True)
         # ... and leaves it: cancelling (leaving the page) takes her out of the queue

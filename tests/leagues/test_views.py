@@ -215,7 +215,19 @@ def test_the_profile_shows_league_ratings_a_chart_and_the_record(
 
 def test_a_profile_without_leagues(client, alice) -> None:
     page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
-    assert "Not in any league yet." in page and "No matches yet." in page
+    assert "Alice is not in any league yet." in page and "No matches yet." in page
+
+    client.force_login(alice)
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert "You are not in any league yet." in page
+
+
+def test_another_players_profile_without_leagues_does_not_say_you_in_italian(client, alice) -> None:
+    """Italian said "Non sei ancora in nessuna lega" (you are not...) on anyone's profile."""
+    client.cookies["django_language"] = "it"
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert "Alice non è ancora in nessuna lega." in page
+    assert "Non sei" not in page
 
 
 def _your_rating(page: str) -> str:
