@@ -30,12 +30,22 @@ class UserAdmin(ScopedChoices, DjangoUserAdmin):
     search_fields = ("username", "email", "display_name")
     list_filter = ("is_bot", "is_staff", "is_superuser", "is_active", "language", "country")
     # A person's account becomes a bot account only through an approved request.
-    readonly_fields = ("is_bot", "deleted_at", "last_login", "date_joined")
+    readonly_fields = ("is_bot", "time_zone", "deleted_at", "last_login", "date_joined")
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         (
             _("Profile"),
-            {"fields": ("display_name", "email", "language", "country", "first_name", "last_name")},
+            {
+                "fields": (
+                    "display_name",
+                    "email",
+                    "language",
+                    "time_zone",
+                    "country",
+                    "first_name",
+                    "last_name",
+                )
+            },
         ),
         (
             _("Permissions"),

@@ -18,6 +18,7 @@ from accounts.selectors import (
 )
 from core.errors import lazy_format
 from core.i18n import country_name, supported_language
+from core.timezones import override_for, zone_label
 
 EMAIL_TAKEN = _("An account with this e-mail address already exists.")
 USERNAME_TAKEN = _("A user with that username already exists.")
@@ -100,6 +101,16 @@ class ProfileForm(_AddressNeverTaken, forms.ModelForm):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         help_text=_("Needed only to change your e-mail address."),
     )
+    # Shown, not edited: the browser's zone, which the site follows (core/timezones.py).
+    time_zone = forms.CharField(
+        label=_("Time zone"),
+        required=False,
+        disabled=True,
+        help_text=_(
+            "Times on this site and in your e-mails are shown in your browser's time zone, "
+            "found automatically."
+        ),
+    )
 
     class Meta:
         model = User
@@ -121,6 +132,8 @@ class ProfileForm(_AddressNeverTaken, forms.ModelForm):
             ("", _("Follow my browser")),
             *((code, name) for code, name in language.choices if code),
         ]
+        self.initial["time_zone"] = zone_label()
+        self.order_fields(["display_name", "email", "language", "time_zone"])
         country = self.fields["country"]
         assert isinstance(country, forms.ChoiceField)
         named = [(code, country_name(code)) for code, _name in country.choices if code]
@@ -232,7 +245,8 @@ class AdminUserCreationForm(auth_forms.AdminUserCreationForm):
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """Django's form; the e-mail goes out in the account's own language when its profile names
-    one (whoever asked for the reset, from whatever browser), else in the page's language."""
+    one (whoever asked for the reset, from whatever browser), else in the page's language, and
+    with times in the account's time zone."""
 
     email = forms.EmailField(
         label=_("e-mail address"),
@@ -251,7 +265,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
     ) -> None:
         user = context.get("user")
         language = supported_language(getattr(user, "language", "")) or translation.get_language()
-        with translation.override(language):
+        with translation.override(language), override_for(user):
             super().send_mail(
                 subject_template_name,
                 email_template_name,

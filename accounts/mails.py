@@ -2,11 +2,11 @@
 the signed link that confirms an e-mail address (docs/accounts.md, "E-mail address").
 
 A mail speaks its account's language (its profile's choice), else the language of the page it
-was asked from, as the password reset does. Addresses are confirmed, never just stored: an
-address typed at sign-up or on the profile becomes the account's only when the link sent to
-it is opened, so nobody can claim an address that is not theirs, and the answer never says
-whether another account already has it (that account's address gets a mail saying so
-instead)."""
+was asked from, as the password reset does, and shows times in its account's time zone.
+Addresses are confirmed, never just stored: an address typed at sign-up or on the profile
+becomes the account's only when the link sent to it is opened, so nobody can claim an address
+that is not theirs, and the answer never says whether another account already has it (that
+account's address gets a mail saying so instead)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from core.i18n import supported_language
+from core.timezones import override_for
 
 #: The salt of the confirmation links' signatures (no other signed value can pass for one).
 CONFIRM_SALT = "accounts.email-confirm"
@@ -27,9 +28,10 @@ CONFIRM_SALT = "accounts.email-confirm"
 
 def mail_send(*, to: str, template: str, context: dict[str, Any], user: Any = None) -> None:
     """Send ``accounts/email/<template>_subject.txt`` and ``_body.txt`` to ``to``, in
-    ``user``'s language when their profile names one, else in the page's."""
+    ``user``'s language when their profile names one, else in the page's; times in their
+    profile's time zone, else the page's."""
     language = supported_language(getattr(user, "language", "")) or translation.get_language()
-    with translation.override(language):
+    with translation.override(language), override_for(user):
         subject = render_to_string(f"accounts/email/{template}_subject.txt", context)
         body = render_to_string(f"accounts/email/{template}_body.txt", context)
     send_mail(" ".join(subject.split()), body, None, [to])

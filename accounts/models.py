@@ -25,6 +25,12 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Leave empty to follow your browser's language."),
     )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_("Your browser's, noted on each visit: the times in your e-mails are in it."),
+    )
     country = CountryField(_("country"), blank=True)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
     is_bot = models.BooleanField(

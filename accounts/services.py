@@ -148,7 +148,7 @@ def email_change_request(*, user: User, email: str, site: str) -> None:
         mail_send(
             to=old,
             template="email_changing",
-            context={"user": user, "site": site, "email": email},
+            context={"user": user, "site": site, "email": email, "when": timezone.now()},
             user=user,
         )
 

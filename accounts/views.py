@@ -223,6 +223,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         fields = dict(form.cleaned_data)
         email, _password = fields.pop("email"), fields.pop("current_password")
+        fields.pop("time_zone")  # shown only: the browser's zone (core/timezones.py)
         services.user_update_profile(user=user, **fields)
         messages.success(request, _("Your profile was saved."))
         if form.email_changed:

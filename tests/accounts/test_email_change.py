@@ -146,3 +146,19 @@ def test_the_same_address_in_another_case_is_no_change(logged_in, user):
     user.refresh_from_db()
     assert user.email == "alice@example.org"
     assert mail.outbox == []
+
+
+def test_the_old_address_is_told_when_in_the_accounts_time_zone(user, monkeypatch):
+    from datetime import UTC, datetime
+
+    from django.utils import timezone
+
+    from accounts.services import email_change_request
+
+    user.time_zone = "Asia/Yangon"  # the browser's, kept in the profile (core/timezones.py)
+    user.save(update_fields=["time_zone"])
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 1, 15, 20, 0, tzinfo=UTC))
+    with timezone.override("Europe/Rome"):  # whatever zone the page that asked was in
+        email_change_request(user=user, email="", site="https://example.org")
+    (told,) = mail.outbox
+    assert "Jan. 16, 2026, 2:30 a.m. (time zone Asia/Yangon)" in told.body
