@@ -131,3 +131,12 @@ def test_tokens_per_user_are_capped_on_the_page(client, alice, settings) -> None
     assert (
         'id="new-token-key"' in client.post("/accounts/tokens/", {"name": "three"}).content.decode()
     )
+
+
+def test_the_tokens_page_shows_the_header_to_send_in_every_language(client, alice) -> None:
+    """The page's "Authorization: Bearer <key>" reads as text, not as an unknown HTML tag the
+    browser swallows (it showed "Bearer ”")."""
+    client.force_login(alice)
+    for language in ("en", "my"):
+        page = client.get("/accounts/tokens/", HTTP_ACCEPT_LANGUAGE=language)
+        assert "Bearer &lt;key&gt;" in page.content.decode(), language
