@@ -285,7 +285,7 @@ def test_the_switcher_refuses_an_unknown_language_and_a_foreign_next(client) -> 
 # --- Scripts and formats -------------------------------------------------------------------
 
 
-def test_bengali_and_burmese_get_system_font_stacks() -> None:
+def test_bengali_and_burmese_name_their_noto_faces_first_in_the_stylesheet() -> None:
     css = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
 
     for lang, family in (("bn", "Noto Sans Bengali"), ("my", "Noto Sans Myanmar")):
