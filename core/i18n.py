@@ -62,8 +62,9 @@ def time_ago(moment: datetime, *, now: datetime) -> str:
     "2 minutes ago", "hace 2 minutos", "2 মিনিট আগে"; never less than a second (a clock
     running a little ahead elsewhere is no future)."""
     seconds = max((now - moment).total_seconds(), 1.0)
-    ago = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
-    return native_digits(str(ago))
+    return str(
+        format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
+    )
 
 
 def spoken_list(items: Iterable[str]) -> str:
@@ -72,26 +73,22 @@ def spoken_list(items: Iterable[str]) -> str:
     return str(format_list([str(item) for item in items], locale=_cldr_locale()))
 
 
-#: The digits of the languages that write numbers in their own script.
-NATIVE_DIGITS = {"bn": "০১২৩৪৫৬৭৮৯", "my": "၀၁၂၃၄၅၆၇၈၉"}
-
-
-def native_digits(text: str) -> str:
-    """``text`` with its digits in the active language's own (Bengali, Burmese)."""
-    digits = NATIVE_DIGITS.get(translation.get_language() or "")
-    return text.translate(str.maketrans("0123456789", digits)) if digits else text
+def list_comma() -> str:
+    """What separates the items of a list in the active language, from CLDR: ", ", and "၊ "
+    in Burmese (for a template that lists links, which ``spoken_list`` cannot join)."""
+    middle = str(_cldr_locale().list_patterns["standard"]["middle"])
+    return middle.replace("{0}", "").replace("{1}", "")
 
 
 def duration_text(seconds: float) -> str:
     """A duration in words in the active language, rounded to its largest unit as CLDR says
-    it (Babel): "2 weeks", "15 minutes", "১৫ মিনিট"."""
-    return native_digits(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
+    it (Babel): "2 weeks", "15 minutes", "15 মিনিট" (Latin digits in every language)."""
+    return str(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
 
 
-#: ``duration_text`` and ``native_digits`` done when the text is read (a refusal's message,
-#: built before the language it is read in is known; ``core.errors.lazy_format``).
+#: ``duration_text`` done when the text is read (a refusal's message, built before the
+#: language it is read in is known; ``core.errors.lazy_format``).
 lazy_duration = lazy(duration_text, str)
-lazy_digits = lazy(native_digits, str)
 
 
 def preferred_language(user: Any, *, cookie: str | None, accept_language: str) -> str:

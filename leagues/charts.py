@@ -7,7 +7,7 @@ fixed height: its x coordinates are percentages and nothing in it is scaled, so 
 a phone's card and a laptop's alike. The labels — the highest and lowest rating, the first and
 last dates — are HTML beside and under it, in the page's font and size, hidden from screen
 readers (the description says the same). Every date is written as the reader's language writes
-it (CLDR through Babel: "Mar 16, 2026", "16 thg 3, 2026", "၂၀၂၆ မတ် ၁၆").
+it (CLDR through Babel: "Mar 16, 2026", "16 thg 3, 2026", "2026 မတ် 16").
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
-from core.i18n import native_digits
-
 HEIGHT = 160  # px: the plot's height (its width is its box's)
 PAD = 8  # px between the highest and lowest points and the plot's edges: the dots stay whole
 
@@ -36,9 +34,9 @@ def _day(when: datetime) -> date:
 
 def day_text(when: datetime) -> str:
     """The day of ``when`` (in the site's time zone), short, as the active language writes
-    it: "Mar 16, 2026", "16 thg 3, 2026", "၂၀၂၆ မတ် ၁၆" (Bengali and Burmese in their digits)."""
+    it: "Mar 16, 2026", "16 thg 3, 2026", "2026 မတ် 16" (Latin digits in every language)."""
     locale = Locale.parse(translation.get_language() or settings.LANGUAGE_CODE, sep="-")
-    return native_digits(format_skeleton("yMMMd", _day(when), locale=locale))
+    return str(format_skeleton("yMMMd", _day(when), locale=locale))
 
 
 def rating_chart_svg(

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from accounts.selectors import GUESTS_PLAY_BOTS, block_pairs_among, user_is_guest, user_person
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
-from core.i18n import lazy_digits, lazy_duration
+from core.i18n import lazy_duration
 from games.models import Match, Move
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
@@ -165,7 +165,7 @@ def ranked_abort_check(*, user: Any, now: datetime | None = None) -> None:
                 "again in %(wait)s. Casual matches are open."
             ),
             player=user.public_name,
-            count=lazy_digits(str(len(aborts))),
+            count=len(aborts),
             period=lazy_duration(period.total_seconds()),
             wait=lazy_duration(max(wait, 60.0)),
         ),
@@ -208,7 +208,7 @@ def ranked_pair_check(*, league: League, first: Any, second: Any) -> None:
             ),
             first=first.public_name,
             second=second.public_name,
-            count=lazy_digits(str(settings.LEAGUES_RATED_PAIR_LIMIT)),
+            count=settings.LEAGUES_RATED_PAIR_LIMIT,
             period=lazy_duration(float(settings.LEAGUES_RATED_PAIR_PERIOD)),
         ),
     )

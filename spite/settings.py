@@ -239,8 +239,10 @@ LANGUAGES = [
     ("my", "မြန်မာ"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Burmese, which Django has no formats for (core/formats/my/formats.py).
+# Our formats first: Burmese (Django has none), Bengali dates, Vietnamese grouping (core/formats/).
 FORMAT_MODULE_PATH = ["core.formats"]
+# Counts are grouped the language's way ("1.234" in Vietnamese); ratings opt out (|unlocalize).
+USE_THOUSAND_SEPARATOR = True
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

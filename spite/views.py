@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.selectors import user_has_played, user_is_guest
 from core import jobs
-from core.i18n import duration_text, native_digits
+from core.i18n import duration_text
 from core.layer import bounded
 from games.forms import MatchCreateForm
 from games.models import BotLevel
@@ -60,7 +60,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "csrf_age": duration_text(settings.CSRF_COOKIE_AGE),
         "language_age": duration_text(language_cookie_age) if language_cookie_age else "",
         "failure_limit": settings.AXES_FAILURE_LIMIT,
-        "failures": native_digits(str(settings.AXES_FAILURE_LIMIT)),
+        "failures": settings.AXES_FAILURE_LIMIT,
         "cooloff": duration_text(float(settings.AXES_COOLOFF_TIME) * 3600),
         "guest_ttl": duration_text(settings.ACCOUNTS_GUEST_TTL),
         "guest_window": duration_text(settings.GAMES_GUEST_LIMIT_WINDOW),

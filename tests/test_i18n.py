@@ -300,7 +300,7 @@ def test_bengali_and_burmese_name_their_noto_faces_first_in_the_stylesheet() -> 
         ("en", "1,234.5", "Nov. 29, 2026"),
         ("es", "1\xa0234,5", "29 de noviembre de 2026"),
         ("it", "1.234,5", "29 novembre 2026"),
-        ("vi", "1234,5", "Ngày 29 tháng 11 năm 2026"),
+        ("vi", "1.234,5", "Ngày 29 tháng 11 năm 2026"),  # grouped: core/formats/vi
     ],
 )
 def test_numbers_and_dates_follow_the_language(language, number, date) -> None:

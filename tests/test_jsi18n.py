@@ -229,12 +229,12 @@ def run_with_cards_js(tmp_path: Path, check: str) -> dict[str, Any]:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
-def test_t_translates_when_called_with_plurals_and_the_languages_digits(tmp_path: Path) -> None:
+def test_t_translates_when_called_with_plurals_and_latin_digits(tmp_path: Path) -> None:
     out = run_with_cards_js(tmp_path, NODE_CHECK)
 
     assert out["before"] == "King of spades"  # no catalog: the English stands
     assert out["after"] == "SPADES/KING"
-    assert out["one"] == "ONE ১ card"  # Bengali digits for lang="bn"
-    assert out["many"] == "MANY ১২ cards"
-    assert out["clock"] == "১:০৫"
+    assert out["one"] == "ONE 1 card"  # Latin digits for lang="bn" too
+    assert out["many"] == "MANY 12 cards"
+    assert out["clock"] == "1:05"
     assert out["list"].startswith("a") and out["list"].endswith("b")

@@ -8,6 +8,7 @@
     {% seat_badge match 0 %}           the badge of the account at a match's seat
     {% opponent_badge match seat %}    the badge of the account facing ``seat``
     {{ user.country|country_name }}    the country's name in the page's language
+    {% list_comma %}                   ", " between a list's items ("၊ " in Burmese)
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ register = template.Library()
 def country_name(country: Any) -> str:
     code = getattr(country, "code", country)
     return i18n.country_name(str(code)) if code else ""
+
+
+@register.simple_tag
+def list_comma() -> str:
+    return i18n.list_comma()
 
 
 def _is_bot_account(who: Any) -> bool:

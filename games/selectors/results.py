@@ -14,7 +14,6 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
-from core.i18n import native_digits
 from games.models import Game, Match
 
 #: The match's ends that the scores do not explain: each is said in words.
@@ -26,10 +25,6 @@ UNSCORED_ENDS = frozenset(
         Match.EndReason.ABORTED,
     }
 )
-
-
-def _number(value: int) -> str:
-    return native_digits(str(value))
 
 
 def _timeouts(match: Match, seat: int) -> int:
@@ -62,7 +57,7 @@ def match_result_words(match: Match) -> str:
             "%(name)s ran out of time %(count)s turn in a row: %(winner)s wins the match.",
             "%(name)s ran out of time %(count)s turns in a row: %(winner)s wins the match.",
             count,
-        ) % {"name": loser, "count": _number(count), "winner": winner}
+        ) % {"name": loser, "count": count, "winner": winner}
     if reason == Match.EndReason.ABANDONED:
         return gettext(
             "%(name)s was away longer than the grace period: %(winner)s wins the match."
@@ -70,8 +65,8 @@ def match_result_words(match: Match) -> str:
     a, b = match.scores[match.winner], match.scores[1 - match.winner]
     return gettext("%(name)s won the match %(a)s–%(b)s.") % {  # noqa: RUF001 (the score's dash)
         "name": winner,
-        "a": _number(a),
-        "b": _number(b),
+        "a": a,
+        "b": b,
     }
 
 
@@ -103,14 +98,14 @@ def _game_words(game: Game, *, ended_match: bool) -> str:
             game.points,
         ) % {
             "name": match.seat_name(1 - game.winner),
-            "count": _number(game.points),
+            "count": game.points,
             "winner": winner,
         }
     return ngettext(
         "%(name)s emptied the pay-off pile: %(count)s point.",
         "%(name)s emptied the pay-off pile: %(count)s points.",
         game.points,
-    ) % {"name": winner, "count": _number(game.points)}
+    ) % {"name": winner, "count": game.points}
 
 
 @dataclass(frozen=True)

@@ -66,33 +66,45 @@ export function pageLanguage() {
   return document.documentElement.lang || "en";
 }
 
-const numberFormats = new Map();
+// Every Intl formatter is made here, with Latin digits 0-9 in every language (Bengali and
+// Burmese too: docs/i18n.md's "Digits"): without `numberingSystem` a browser may pick the
+// language's own digits, and not every browser the same ones.
+const formats = new Map();
 
-/** A number written the page language's way (digits, grouping). */
-export function formatNumber(value, options = {}) {
-  const key = `${pageLanguage()} ${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
+/** An Intl formatter (`Intl.NumberFormat`, `Intl.ListFormat`, …) for the page's language. */
+export function intlFormat(Kind, options = {}) {
+  const language = pageLanguage();
+  const key = `${Kind.name} ${language} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
   if (!format) {
+    const latin = { ...options, numberingSystem: "latn" };
     try {
-      format = new Intl.NumberFormat(pageLanguage(), options);
+      format = new Kind(`${language}-u-nu-latn`, latin);
     } catch {
-      format = new Intl.NumberFormat("en", options);
+      format = new Kind("en", latin);
     }
-    numberFormats.set(key, format);
+    formats.set(key, format);
   }
-  return format.format(value);
+  return format;
 }
 
-/** Items listed the page language's way, without "and": "5 of clubs, King of hearts". */
+/** A number written the page language's way (grouping, signs) in Latin digits. */
+export function formatNumber(value, options = {}) {
+  return intlFormat(Intl.NumberFormat, options).format(value);
+}
+
+/** Items listed the page language's way, without "and": "5 of clubs, King of hearts".
+ * Burmese separates them with "၊" (its comma; the glossary's), which CLDR's list does not. */
 export function formatList(items) {
+  if (pageLanguage() === "my") return items.join("၊ ");
   try {
-    return new Intl.ListFormat(pageLanguage(), { type: "unit", style: "long" }).format(items);
+    return intlFormat(Intl.ListFormat, { type: "unit", style: "long" }).format(items);
   } catch {
     return items.join(", ");
   }
 }
 
-/** "1:05" for 65 seconds, in the page language's digits. */
+/** "1:05" for 65 seconds. */
 export function formatDuration(seconds) {
   const whole = Math.max(0, Math.floor(seconds));
   const m = Math.floor(whole / 60);

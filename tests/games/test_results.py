@@ -134,12 +134,12 @@ def test_a_game_resigned_in_a_match_that_goes_on(client, alice, bob) -> None:
     assert history_row(client, "alice", match).count("resigned") == 0  # in progress
 
 
-def test_the_words_are_in_the_readers_language_with_its_digits(alice, bob, fake_clock) -> None:
+def test_the_words_are_in_the_readers_language_with_latin_digits(alice, bob, fake_clock) -> None:
     match = ranked_match(ranked_league(), alice, bob)
     forfeit_on_time(match, fake_clock)
     match.refresh_from_db()
     with translation.override("bn"):
         words = match_result_words(match)
         result = game_result(game_of(match))
-    assert "৩" in words and "3" not in words  # Bengali digits
+    assert "3" in words and "৩" not in words  # Latin digits (docs/i18n.md)
     assert result.words == words and result.match_words == ""

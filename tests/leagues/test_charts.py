@@ -36,8 +36,8 @@ def labels(html: str, part: str) -> list[str]:
     [
         ("en", "Mar 2, 2026", "Mar 16, 2026"),
         ("vi", "2 thg 3, 2026", "16 thg 3, 2026"),
-        ("my", "၂၀၂၆ မတ် ၂", "၂၀၂၆ မတ် ၁၆"),
-        ("bn", "২ মার্চ, ২০২৬", "১৬ মার্চ, ২০২৬"),
+        ("my", "2026 မတ် 2", "2026 မတ် 16"),
+        ("bn", "2 মার্চ, 2026", "16 মার্চ, 2026"),
     ],
 )
 def test_the_dates_read_in_the_readers_language(language, first, last):
@@ -64,7 +64,7 @@ def test_the_scale_is_the_lowest_and_highest_rating_and_the_plot_fills_its_box()
 
 def test_a_day_is_the_day_in_the_sites_time_zone():
     with translation.override("my"), timezone.override("Asia/Yangon"):  # 06:30 ahead of UTC
-        assert day_text(datetime(2026, 3, 16, 20, 0, tzinfo=UTC)) == "၂၀၂၆ မတ် ၁၇"
+        assert day_text(datetime(2026, 3, 16, 20, 0, tzinfo=UTC)) == "2026 မတ် 17"
 
 
 def test_no_points_no_chart():
