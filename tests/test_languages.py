@@ -1,15 +1,19 @@
 """Every page a player reaches speaks their language (issue 24): each page is rendered in English
 and in vi, es, it, bn and my, and a text a reader meets on the page — a text node outside
-<script>, <style> and <code>, or a title, placeholder, aria-label, alt or a button's value — that
-reads exactly as in the English render is a failure, unless it is made only of names, digits,
-punctuation and the loanwords of ``SAME_IN_EVERY_LANGUAGE`` below.
+<script>, <style>, <code> and <kbd>, or a title, placeholder, aria-label, alt or a button's
+value — fails when it reads exactly as in the English render, or (in vi, bn and my, whose words
+are not plain ASCII) when it holds one of the English render's words: "hết hạn sau 29 minutes".
+Names players chose (read from the database), CLDR's country names, digits, punctuation and the
+loanwords of ``SAME_IN_EVERY_LANGUAGE`` and ``SAME_IN_LANGUAGE``, each with its reason, aside.
+Every failure is reported at once, with its page, language and text.
 
 The pages are not listed by hand: every named URL pattern of the site is walked, its arguments
 filled from the demo data (``load_demo``, as `make run` loads it) and a few objects made here (a
-live match, a replay, a tournament, a challenge, a join request); a pattern the walk does not
-render must be in ``NOT_RENDERED`` with its reason, so a new page is covered from its first day.
-Beside them: the error pages (400, 403, 404, 500), the CSRF failure, the API's refusal of an
-unauthenticated request and a validation error, and the admin's index for a league moderator.
+live and a finished match, a replay, a running tournament, a challenge, a join request), as a
+player and as a visitor; a pattern the walk does not render is in ``NOT_RENDERED`` saying why.
+Beside them: a few forms sent back with their errors, the error pages (400, 403, 404, 500), the
+CSRF failure, the API's refusals (unauthenticated, an unknown path, a validation error) and the
+admin's index for a league moderator. Each page is rendered once per language; no browser.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ from api.services import api_token_create
 from core.error_pages import server_error_page
 from games.services import matches as match_services
 from games.services import play as play_services
-from leagues.models import League, Membership, Tournament
+from leagues.models import League, Membership, Tournament, TournamentMatch
+from leagues.services import ranked_match_create
+from leagues.tournaments import services as ts
 from lobby import services as lobby_services
 from lobby.selectors import seeks_open
 
@@ -53,6 +59,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "Glicko-2": "the rating system's name",
     "Glicko": "the rating system's family name",
     "Buchholz": "a tie-break named after a person",
+    "Sonneborn-Berger": "a tie-break named after two people",
     "SB": "Sonneborn-Berger, the tie-break's international abbreviation",
     "API": "the acronym developers say in every language",
     "JSON": "a data format's name",
@@ -91,7 +98,8 @@ SAME_IN_EVERY_LANGUAGE = {
 SAME_IN_LANGUAGE: dict[str, dict[str, str]] = {
     "vi": {
         "bot": "Vietnamese players say bot",
-        "e-mail": "Vietnamese writes e-mail",
+        "e-mail": "Vietnamese writes e-mail (or email)",
+        "email": "Vietnamese writes e-mail (or email)",
         "token": "Vietnamese developers say token",
         "cookie": "Vietnamese says cookie",
         "endpoint": "Vietnamese developers say endpoint",
@@ -99,6 +107,7 @@ SAME_IN_LANGUAGE: dict[str, dict[str, str]] = {
         "user agent": "the English term, glossed in parentheses after the Vietnamese",
         "script": "Vietnamese developers say script",
         "laptop": "Vietnamese says laptop",
+        "H2H": "Vietnamese sports pages write head-to-head as H2H (the abbr's title says it)",
     },
     "es": {
         "bot": "Spanish says bot",
@@ -278,12 +287,24 @@ def site(db) -> dict[str, Any]:
     play_services.game_resign(game_id=finished.current_game.pk, user=alice, scope="match")
     tournament = Tournament.objects.create(
         league=club,
-        name="Swiss 1",
-        slug="swiss-1",
+        name="Hanoi 1",
+        slug="hanoi-1",
         format=Tournament.Format.SWISS,
         rounds=3,
         status=Tournament.Status.REGISTRATION,
     )
+    # A finished ranked match (ratings changed) and a running round robin with a result.
+    ranked = ranked_match_create(league=demo, user0=alice, user1=bruno)
+    play_services.game_resign(game_id=ranked.current_game.pk, user=bruno, scope="match")
+    running = ts.tournament_create(
+        league=club, name="Napoli 2", slug="napoli-2", format="round_robin", rounds=None
+    )
+    ts.tournament_open_registration(tournament=running)
+    for username in ("alice", "bruno", "carmen", "dai"):
+        ts.tournament_register(tournament=running, user=User.objects.get(username=username))
+    ts.tournament_start(tournament=running)
+    pairing = TournamentMatch.objects.filter(round__tournament=running).first()
+    ts.pairing_result_set(pairing=pairing, winner_id=pairing.first_id, forfeit=True)
     challenge = lobby_services.challenge_create(
         challenger=carmen, challenged_username="alice", rules=engine.Rules(payoff_size=5)
     )
@@ -312,7 +333,15 @@ def site(db) -> dict[str, Any]:
             "token_id": token.pk,
             "uidb64": urlsafe_base64_encode(force_bytes(alice.pk)),
         },
-        "replay": finished.current_game.pk,
+        # More states of some pages: name → the other arguments it is rendered with.
+        "variants": {
+            "games:match": [{"match_id": finished.pk}, {"match_id": ranked.pk}],
+            "games:replay": [{"game_id": finished.current_game.pk}],
+            "accounts:profile": [{"username": "alice"}, {"username": "robo"}],
+            "games:history": [{"username": "alice"}],
+            "leagues:detail": [{"slug": club.slug}],
+            "leagues:tournament": [{"slug": club.slug, "tslug": running.slug}],
+        },
         "tournament_league": club.slug,
         "key": key,
     }
@@ -327,11 +356,24 @@ def _patterns(resolver: URLResolver, namespace: str = "") -> Iterator[tuple[str,
             yield f"{namespace}{pattern.name}", pattern
 
 
+#: The URL arguments the walk fills (the ``site`` fixture's "kwargs").
+FILLED = {
+    "username", "slug", "tslug", "game_id", "match_id", "challenge_id", "seek_id", "link_id",
+    "token", "membership_id", "token_id", "uidb64",
+}  # fmt: skip
+
+
+def _walked(name: str) -> bool:
+    """Whether the walk renders the URL pattern ``name`` (the API and the admin have their own
+    renders below: their refusals, and a moderator's index)."""
+    return name not in NOT_RENDERED and not name.startswith((ADMIN, "api:"))
+
+
 def _urls(site: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(name, path) of every named URL pattern a player may GET, filled from the demo data."""
     alice = site["alice"]
     for name, pattern in _patterns(get_resolver()):
-        if name in NOT_RENDERED or (name.startswith(ADMIN)) or name.startswith("api:"):
+        if not _walked(name):
             continue
         arguments = {key: site["kwargs"][key] for key in pattern.pattern.regex.groupindex}
         if name == "accounts:password_reset_confirm":
@@ -341,11 +383,8 @@ def _urls(site: dict[str, Any]) -> Iterator[tuple[str, str]]:
         elif name.startswith("leagues:tournament"):
             arguments["slug"] = site["tournament_league"]
         yield name, reverse(name, kwargs=arguments)
-        if name == "games:table":
-            yield (
-                "games:replay (finished)",
-                reverse("games:replay", kwargs={"game_id": site["replay"]}),
-            )
+        for variant in site["variants"].get(name, []):
+            yield name, reverse(name, kwargs={**arguments, **variant})
 
 
 def _get(client: Client, path: str, language: str) -> tuple[bytes, str]:
@@ -367,6 +406,36 @@ def _renders(site: dict[str, Any]) -> Iterator[tuple[str, Any]]:
             if first.status_code == 302 and first["Location"].startswith(login):
                 continue  # the log-in page, rendered as its own URL
             yield f"{name} {path} ({who})", lambda lang, p=path, c=client: _get(c, p, lang)
+
+    # Forms sent back with their errors (each refused alike in every language).
+    def post(client: Client, path: str, data: dict[str, str], lang: str) -> tuple[bytes, str]:
+        response = client.post(path, data, HTTP_ACCEPT_LANGUAGE=lang, follow=True)
+        return response.content, response["Content-Type"]
+
+    forms = [
+        (visitor, "accounts:signup", {"username": "", "email": "x", "password1": "1"}),
+        (player, "accounts:profile_edit", {"email": "not-an-address", "display_name": "x" * 99}),
+        (player, "accounts:password_change", {"old_password": "x", "new_password1": "1"}),
+        (player, "accounts:bot_account", {"note": ""}),
+        (player, "api_tokens", {"name": ""}),
+        (
+            player,
+            "lobby:challenge_create",
+            {"challenge-username": "nobody", "challenge-preset": "x"},
+        ),
+    ]
+    for client, name, data in forms:
+        path = reverse(name)
+        yield (
+            f"{name} {path} (refused form)",
+            lambda lang, c=client, p=path, d=data: post(c, p, d, lang),
+        )
+
+    def failed_log_in(lang: str) -> tuple[bytes, str]:
+        data = {"username": f"nobody-{lang}", "password": "wrong-password"}
+        return post(Client(), reverse("accounts:login"), data, lang)
+
+    yield "accounts:login (wrong password)", failed_log_in
 
     # The error pages.
     yield "404 unknown page", lambda lang: _get(visitor, "/no-such-page/", lang)
@@ -423,17 +492,21 @@ def _renders(site: dict[str, Any]) -> Iterator[tuple[str, Any]]:
     yield "admin index (moderator)", lambda lang: _get(moderator, reverse("admin:index"), lang)
 
 
-def test_every_url_pattern_is_rendered_or_said_why_not(site) -> None:
+def test_every_url_pattern_is_walked_or_said_why_not() -> None:
+    """The walk fills every argument a site's URL pattern takes, so a new page is rendered by
+    the test below from its first day (or listed in ``NOT_RENDERED``, saying why)."""
     names = {name for name, _pattern in _patterns(get_resolver())}
     assert set(NOT_RENDERED) <= names, set(NOT_RENDERED) - names
-    walked = {name for name, _path in _urls(site)}
-    missing = {
-        n for n in names - walked - set(NOT_RENDERED) if not n.startswith(("admin:", "api:"))
+    unfilled = {
+        name: set(pattern.pattern.regex.groupindex) - FILLED
+        for name, pattern in _patterns(get_resolver())
+        if _walked(name) and set(pattern.pattern.regex.groupindex) - FILLED
     }
-    assert not missing, missing
+    assert not unfilled, unfilled
 
 
 def test_no_page_shows_english_text_in_another_language(site) -> None:
+    assert set(site["kwargs"]) == FILLED
     # Names players chose: usernames, display names, leagues', tournaments' and API tokens' names.
     names = {
         text
