@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import zoneinfo
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
@@ -226,9 +227,11 @@ def texts_of(content: bytes, content_type: str) -> set[str]:
 
 
 def _allowed_words(language: str, names: set[str]) -> re.Pattern[str]:
-    # A country's name as CLDR writes it in the language ("Italy" in Vietnamese, "Chile").
+    # A country's name as CLDR writes it in the language ("Italy" in Vietnamese, "Chile"), and
+    # a time zone's IANA name ("Asia/Ho_Chi_Minh"), the same in every language.
     countries = set(Locale.parse(language).territories.values())
     words = set(SAME_IN_EVERY_LANGUAGE) | set(SAME_IN_LANGUAGE[language]) | names | countries
+    words |= zoneinfo.available_timezones()
     alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
@@ -520,12 +523,13 @@ def test_no_page_shows_english_text_in_another_language(site) -> None:
         for text in row
         if text
     }
+    allowed_in = {language: _allowed_words(language, names) for language in LANGUAGES}
     failures = []
     for page, render in _renders(site):
         english = texts_of(*render("en"))
         for language in LANGUAGES:
             texts = texts_of(*render(language))
-            allowed = _allowed_words(language, names)
+            allowed = allowed_in[language]
             same = untranslated(english, texts, allowed)
             failures += [f"{page} [{language}]: {text!r}" for text in same]
             mixed = english_words(english, texts, language, allowed)
