@@ -99,6 +99,7 @@ SAME_IN_EVERY_LANGUAGE = {
 SAME_IN_LANGUAGE: dict[str, dict[str, str]] = {
     "vi": {
         "bot": "Vietnamese players say bot",
+        "admin": "Vietnamese says admin (the admin's title: Trang web admin Django)",
         "e-mail": "Vietnamese writes e-mail (or email)",
         "email": "Vietnamese writes e-mail (or email)",
         "token": "Vietnamese developers say token",
