@@ -67,6 +67,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "HTTP": "the protocol's name",
     "Bearer": "the Authorization header's scheme, typed as it is",
     "Authorization": "the HTTP header's name, typed as it is",
+    "<key>": "the header's placeholder for the token, shown as the header is typed",
     "WebSocket": "the protocol's name",
     "OpenAPI": "the format's name",
     "Swagger": "a tool's name",
