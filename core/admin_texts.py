@@ -30,6 +30,9 @@ ADMIN_TEXTS = (
     gettext_noop("Toggle theme (current theme: light)"),
     gettext_noop("Toggle theme (current theme: dark)"),
     gettext_noop("Models in the %(name)s application"),
+    gettext_noop("Model name"),  # the index's column headings, read by screen readers
+    gettext_noop("Add link"),
+    gettext_noop("Change or view list link"),
     gettext_noop("Add"),
     gettext_noop("View"),
     gettext_noop("Change"),

@@ -1,15 +1,21 @@
-"""Demo data for leagues: the "Demo League" (slug ``demo``, open) with the demo players alice
-(a moderator) and bruno as active members, so a fresh `make run` can play a ranked match at
-once: log in as alice in one browser and bruno in another, open the league, Play ranked.
-Its knobs are short — a pay-off pile of 10, first to 25 points — so a demo ranked match takes
-minutes, not an evening.
+"""Demo data for leagues: **Club 52** (slug ``demo``, open) with the demo players alice (a
+moderator) and bruno as active members, so a fresh `make run` can play a ranked match at once:
+log in as alice in one browser and bruno in another, open the league, Play ranked. Its knobs are
+short — a pay-off pile of 10, first to 25 points — so a demo ranked match takes minutes, not an
+evening.
 
-It also makes the **Demo Club** (slug ``club``, open; pay-off pile of 5, first to 10) with four
-demo players — alice (moderator), bruno, and two more made here, carmen and dai (the same demo
+It also makes **Club 104** (slug ``club``, open; pay-off pile of 5, first to 10) with four demo
+players — alice (moderator), bruno, and two more made here, carmen and dai (the same demo
 password) — so an admin can run a four-player Swiss tournament on `make run`, the bots playing
-its matches (`manage.py tournament_autoplay`; docs/tournaments.md). The Club lets bots play
+its matches (`manage.py tournament_autoplay`; docs/tournaments.md). Club 104 lets bots play
 ranked, and the demo bot account ``robo`` (made by the accounts loader) is a member too
-(docs/bot_accounts.md). Run by `load_demo` after the accounts loader; idempotent."""
+(docs/bot_accounts.md). Run by `load_demo` after the accounts loader; idempotent.
+
+A league's name and description are its moderator's words, shown as they are in every language
+(docs/i18n.md): the demo's names are neutral (a club and a number, read alike in the six
+languages: 52 cards in a deck, 104 in the two decks of a game) and they have no description — the
+league page already says their rules in the visitor's language, and what a developer needs to
+know (the tournament's command) is in the docs, not on a player's page."""
 
 from __future__ import annotations
 
@@ -22,9 +28,11 @@ from accounts.models import User
 from leagues.models import League, Membership
 
 DEMO_SLUG = "demo"
+DEMO_NAME = "Club 52"
 DEMO_RULES = engine.Rules(payoff_size=10, match_target=25)
 DEMO_MEMBERS = {"alice": Membership.Role.MODERATOR, "bruno": Membership.Role.PLAYER}
 CLUB_SLUG = "club"
+CLUB_NAME = "Club 104"
 CLUB_RULES = engine.Rules(payoff_size=5, match_target=10)
 CLUB_PLAYERS = (
     {
@@ -47,11 +55,11 @@ CLUB_MEMBERS = {
 def logins() -> list[tuple[str, str]]:
     """What the demo accounts are in the demo leagues, for load_demo's block of log-ins."""
     return [
-        ("alice", "moderator of the Demo League and the Demo Club"),
-        ("bruno", "member of the Demo League and the Demo Club"),
-        ("carmen", "a player in the Demo Club"),
-        ("dai", "a player in the Demo Club"),
-        ("robo", "member of the Demo Club"),
+        ("alice", f"moderator of {DEMO_NAME} and {CLUB_NAME}"),
+        ("bruno", f"member of {DEMO_NAME} and {CLUB_NAME}"),
+        ("carmen", f"a player in {CLUB_NAME}"),
+        ("dai", f"a player in {CLUB_NAME}"),
+        ("robo", f"member of {CLUB_NAME}"),
     ]
 
 
@@ -62,18 +70,13 @@ def load(stdout: OutputWrapper) -> bool:
     league, made = League.objects.get_or_create(
         slug=DEMO_SLUG,
         defaults={
-            "name": "Demo League",
-            "description": (
-                "A league to try ranked play: short matches (a pay-off pile of 10, first to 25 "
-                "points). Join, press Play ranked, and you are paired with the waiting member "
-                "of closest rating."
-            ),
+            "name": DEMO_NAME,
             "rules": DEMO_RULES.to_dict(),
         },
     )
     if made:
         created = True
-        stdout.write("leagues: created the Demo League (/leagues/demo/)")
+        stdout.write(f"leagues: created {DEMO_NAME} (/leagues/{DEMO_SLUG}/)")
     for username, role in DEMO_MEMBERS.items():
         user = User.objects.filter(username=username).first()
         if user is None:
@@ -83,12 +86,12 @@ def load(stdout: OutputWrapper) -> bool:
         )
         if made:
             created = True
-            stdout.write(f"leagues: {username} joined the Demo League ({role})")
+            stdout.write(f"leagues: {username} joined {DEMO_NAME} ({role})")
     return _load_club(stdout) or created
 
 
 def _load_club(stdout: OutputWrapper) -> bool:
-    """The Demo Club and its four players, for a tournament on `make run`."""
+    """Club 104 and its four players, for a tournament on `make run`."""
     created = False
     if not User.objects.filter(username="alice").exists():
         return False  # the accounts loader made no demo players (production)
@@ -100,19 +103,14 @@ def _load_club(stdout: OutputWrapper) -> bool:
     league, made = League.objects.get_or_create(
         slug=CLUB_SLUG,
         defaults={
-            "name": "Demo Club",
-            "description": (
-                "Four demo players (and Robo, a bot account) for trying tournaments: very short "
-                "matches (a pay-off pile of 5, first to 10 points). An admin creates a "
-                "tournament here; the bots can play its matches (manage.py tournament_autoplay)."
-            ),
+            "name": CLUB_NAME,
             "rules": CLUB_RULES.to_dict(),
             "bots_ranked": True,
         },
     )
     if made:
         created = True
-        stdout.write("leagues: created the Demo Club (/leagues/club/)")
+        stdout.write(f"leagues: created {CLUB_NAME} (/leagues/{CLUB_SLUG}/)")
     for username, role in CLUB_MEMBERS.items():
         user = User.objects.filter(username=username).first()
         if user is None or (user.is_bot and not league.bots_ranked):

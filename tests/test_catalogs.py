@@ -313,3 +313,78 @@ def test_the_django_texts_we_translate_are_still_djangos(module: str) -> None:
     ]
     assert texts
     assert set(texts) <= _django_msgids(), set(texts) - _django_msgids()
+
+
+# --- No stale source reference (`make messages` keeps them true) ----------------------------
+
+TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+JS_STRING = re.compile(r"""(["'])((?:(?!\1)[^\\\n]|\\.)*)\1(\s*\+\s*(?=["']))?""")
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _python_texts(source: str) -> list[str]:
+    """The module's string literals (implicit concatenation already joined by the parser)."""
+    import ast
+
+    tree = ast.parse(source)
+    return [
+        _fold(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def _javascript_texts(source: str) -> list[str]:
+    """The script's string literals, "a " + "b" joined as one."""
+    texts, current = [], ""
+    for match in JS_STRING.finditer(source):
+        body = match.group(2)
+        current += body.encode().decode("unicode_escape") if "\\" in body else body
+        if not match.group(3):
+            texts.append(_fold(current))
+            current = ""
+    return texts
+
+
+def _template_text(source: str) -> list[str]:
+    """The template as one text, {{ name }} as gettext reads it in a blocktranslate (%(name)s),
+    whitespace folded as ``trimmed`` folds it."""
+    return [_fold(TEMPLATE_VARIABLE.sub(lambda m: f"%({m.group(1)})s", source))]
+
+
+def _source_texts(path: Path) -> list[str]:
+    source = path.read_text()
+    if path.suffix == ".py":
+        return _python_texts(source)
+    if path.suffix == ".js":
+        return _javascript_texts(source)
+    return _template_text(source)
+
+
+@pytest.mark.parametrize(("lang", "domain"), CATALOGS)
+def test_every_source_reference_names_a_file_that_holds_the_text(lang: str, domain: str) -> None:
+    """`make messages` (`--add-location=file`) writes where each text comes from; a text that
+    has no reference, or whose file no longer exists or no longer holds it, is a stale entry
+    (a text reworded or removed in the code while the catalog kept the old one)."""
+    texts: dict[Path, list[str]] = {}
+    stale = []
+    for entry in _live(_catalog(lang, domain)):
+        if not entry.occurrences:
+            stale.append(("no reference", entry.msgid))
+        for reference, _line in entry.occurrences:
+            path = Path(settings.BASE_DIR) / reference
+            if not path.is_file():
+                stale.append((reference, entry.msgid))
+                continue
+            if path not in texts:
+                texts[path] = _source_texts(path)
+            for msgid in filter(None, (entry.msgid, entry.msgid_plural)):
+                wanted = _fold(msgid)
+                if not any(
+                    wanted in text or wanted.replace("%%", "%") in text for text in texts[path]
+                ):
+                    stale.append((reference, msgid))
+    assert not stale, stale[:20]

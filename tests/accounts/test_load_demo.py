@@ -55,7 +55,7 @@ def test_every_demo_log_in_is_printed_once_in_one_block_at_the_end(debug_on):
         lines = [line for line in out.splitlines() if line.split()[:2] == login]
         assert len(lines) == 1 and lines[0] in block, user.username
     what = {line.split()[0]: line.split(DEMO_PASSWORD, 1)[1].strip() for line in block}
-    assert what["alice"].startswith("a player") and "moderator of the Demo League" in what["alice"]
+    assert what["alice"].startswith("a player") and "moderator of Club 52" in what["alice"]
     assert what["robo"].startswith("a bot account")
     assert what["admin"].startswith("an admin") and User.objects.get(username="admin").is_superuser
     assert "seek" in what["bruno"]

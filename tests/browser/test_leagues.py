@@ -36,7 +36,7 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(
 
         # alice finds the demo league from the nav and opens its queue ...
         alice.get_by_role("navigation").get_by_role("link", name="Leagues").click()
-        alice.get_by_role("link", name="Demo League").click()
+        alice.get_by_role("link", name="Club 52").click()
         expect(alice.get_by_role("heading", name="Standings")).to_be_visible()
         alice.screenshot(path=str(SHOTS / "leagues-demo-page.png"), full_page=True)
         alice.get_by_role("link", name="Play ranked").click()
@@ -63,7 +63,7 @@ def test_two_demo_players_queue_get_paired_and_land_on_one_table(
         expect(alice.locator("body")).to_contain_text("Bruno")
         # the table's header says the match is ranked, and in which league (a link to it)
         for page in (alice, bruno):
-            badge = page.get_by_role("link", name="Ranked in Demo League")
+            badge = page.get_by_role("link", name="Ranked in Club 52")
             expect(badge).to_have_attribute("href", "/leagues/demo/")
             expect(page.locator('[data-part="match-kind"]')).to_have_attribute(
                 "data-ranked", "true"

@@ -1,4 +1,4 @@
-"""`manage.py tournament_autoplay`: the demo's four-player Swiss in the Demo Club, played to
+"""`manage.py tournament_autoplay`: the demo's four-player Swiss in Club 104, played to
 the end by the bots; its standings and the league's ratings afterwards."""
 
 from __future__ import annotations
