@@ -1,10 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import pages as api_pages
 from core import i18n
 from spite import views
+
+# The admin's header and tab title name the site, not the framework ("Django administration").
+admin.site.site_header = admin.site.site_title = _("Spite & Malice administration")
 
 urlpatterns = [
     path("", views.home, name="home"),

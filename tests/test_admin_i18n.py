@@ -75,3 +75,11 @@ def test_the_admin_chrome_reads_in_bengali_and_burmese(client, root, language) -
 
     left = [text for text in CHROME if text in read]
     assert not left, left
+
+
+def test_the_admin_is_headed_with_the_sites_name_not_djangos(client, root, marked) -> None:
+    client.force_login(root)
+    html = client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="my").content.decode()
+
+    assert "[my]Spite &amp; Malice administration" in html
+    assert "Django administration" not in html
