@@ -237,7 +237,7 @@ def test_an_empty_list_says_why_and_offers_a_game(client, alice, bob, fake_clock
 
     settings.GAMES_WATCH_RECENT = 60
     html = client.get(reverse("games:watch"), HTTP_ACCEPT_LANGUAGE="my").content.decode()
-    assert "ပြီးခဲ့သည့် 1 မိနစ်အတွင်း မည်သည့်ဂိမ်းတွင်မျှ မည်သူမှ မရွှေ့ခဲ့ပါ။" in html
+    assert "ပြီးခဲ့တဲ့ 1 မိနစ်အတွင်း ဘယ်ဂိမ်းမှာမျှ ဘယ်သူမှ မရွှေ့ခဲ့ပါဘူး။" in html
 
 
 def test_the_watch_list_is_paginated(client, alice, settings):
