@@ -57,20 +57,32 @@ def country_name(code: str) -> str:
     return str(name or countries.name(code) or code)
 
 
+#: CLDR writes Burmese in the literary register; the site speaks polite colloquial Burmese
+#: (docs/i18n.md): "ပြီးခဲ့သည့် 6 မိနစ်" reads "ပြီးခဲ့တဲ့ 6 မိနစ်", "A နှင့် B" "A နဲ့ B".
+BURMESE_COLLOQUIAL = (("သည့်", "တဲ့"), ("နှင့်", "နဲ့"))
+
+
+def _in_site_register(text: str) -> str:
+    """CLDR's ``text`` in the register the site speaks in the active language."""
+    if translation.get_language() == "my":
+        for literary, colloquial in BURMESE_COLLOQUIAL:
+            text = text.replace(literary, colloquial)
+    return text
+
+
 def time_ago(moment: datetime, *, now: datetime) -> str:
     """How long before ``now`` ``moment`` was, in the active language, from CLDR (Babel):
     "2 minutes ago", "hace 2 minutos", "2 মিনিট আগে"; never less than a second (a clock
     running a little ahead elsewhere is no future)."""
     seconds = max((now - moment).total_seconds(), 1.0)
-    return str(
-        format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
-    )
+    ago = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
+    return _in_site_register(str(ago))
 
 
 def spoken_list(items: Iterable[str]) -> str:
     """Items as a sentence lists them in the active language, from CLDR (Babel):
-    "7, Queen, and empty", "7, Reina y vacía", "7၊ Queen နှင့် ဗလာ"."""
-    return str(format_list([str(item) for item in items], locale=_cldr_locale()))
+    "7, Queen, and empty", "7, Reina y vacía", "7၊ Queen နဲ့ ဗလာ"."""
+    return _in_site_register(str(format_list([str(item) for item in items], locale=_cldr_locale())))
 
 
 def list_comma() -> str:
@@ -83,7 +95,9 @@ def list_comma() -> str:
 def duration_text(seconds: float) -> str:
     """A duration in words in the active language, rounded to its largest unit as CLDR says
     it (Babel): "2 weeks", "15 minutes", "15 মিনিট" (Latin digits in every language)."""
-    return str(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
+    return _in_site_register(
+        str(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
+    )
 
 
 #: ``duration_text`` done when the text is read (a refusal's message, built before the

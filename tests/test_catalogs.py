@@ -162,6 +162,8 @@ BURMESE_LITERARY = {
     "၏": "literary possessive (colloquial: ရဲ့)",
     r"(?<!အ)မည်(?!း)": "literary future (colloquial: …မယ်)",
     "၍": "literary conjunction (colloquial: …ပြီး / …လို့)",
+    "သည့်": "literary relative ending (colloquial: …တဲ့)",
+    "နှင့်": "literary 'and' / 'with' (colloquial: နဲ့)",
 }
 #: Words that must not name a thing (docs/i18n.md's "words not to use").
 FORBIDDEN_WORDS = {

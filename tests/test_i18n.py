@@ -379,3 +379,19 @@ def test_a_challenges_expiry_says_its_minutes_in_the_pages_language(
 
     assert re.search(rf"\d+\xa0{minutes}", html)
     assert "minute" not in html
+
+
+def test_cldrs_burmese_is_said_in_the_sites_colloquial_register() -> None:
+    """Babel's Burmese is literary ("ပြီးခဲ့သည့် 6 မိနစ်", "… နှင့် …"); the site's is not."""
+    from core.i18n import duration_text, spoken_list, time_ago
+
+    now = datetime.datetime(2026, 12, 4, 12, 0, tzinfo=datetime.UTC)
+    with translation.override("my"):
+        said = [
+            time_ago(now - datetime.timedelta(minutes=6), now=now),
+            spoken_list(["7", "Queen", "empty"]),
+            duration_text(900),
+        ]
+    assert said[0] == "ပြီးခဲ့တဲ့ 6 မိနစ်"
+    assert said[1].endswith("Queen နဲ့ empty")
+    assert not [text for text in said if "သည့်" in text or "နှင့်" in text], said
