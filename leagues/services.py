@@ -49,7 +49,19 @@ def _plays(user: Any) -> bool:
     )
 
 
-def _not_active_message(membership: Membership | None, user: Any, league: League) -> str | Promise:
+def _not_active_message(
+    membership: Membership | None, user: Any, league: League, *, you: bool = False
+) -> str | Promise:
+    """Why ``user`` may not play ranked in ``league``; said to them when ``you``."""
+    if you:
+        if membership is None or membership.status == Membership.Status.LEFT:
+            return lazy_format(_("You are not a member of %(league)s."), league=league.name)
+        if membership.status == Membership.Status.PENDING:
+            return lazy_format(
+                _("Your request to join %(league)s waits for a moderator's approval."),
+                league=league.name,
+            )
+        return lazy_format(_("You may not play ranked matches in %(league)s."), league=league.name)
     name = user.public_name if user is not None else "?"
     if membership is None or membership.status == Membership.Status.LEFT:
         return lazy_format(
@@ -66,11 +78,13 @@ def _not_active_message(membership: Membership | None, user: Any, league: League
     )  # banned
 
 
-def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Membership:
+def ranked_member_check(
+    *, league: League, user: Any, ranked: bool = True, you: bool = False
+) -> Membership:
     """The user's active membership of an active league, or a GameError saying why not:
     unauthenticated (anonymous), forbidden (archived league; not a member, pending, left or
     banned; an account that cannot play; when ``ranked``, a bot account where bots do not
-    play ranked)."""
+    play ranked). ``you``: the user asks for themselves, and is told in the second person."""
     if not getattr(user, "is_authenticated", False):
         raise GameError(UNAUTHENTICATED, _("Log in to play ranked matches."))
     if not league.is_active:
@@ -96,7 +110,7 @@ def ranked_member_check(*, league: League, user: Any, ranked: bool = True) -> Me
         )
     membership = Membership.objects.filter(league=league, user_id=user.pk).first()
     if membership is None or not membership.is_active:
-        raise GameError(FORBIDDEN, _not_active_message(membership, user, league))
+        raise GameError(FORBIDDEN, _not_active_message(membership, user, league, you=you))
     return membership
 
 
@@ -136,8 +150,8 @@ def ranked_terms(
 
 def ranked_player_check(*, league: League, user: Any) -> Membership:
     """``ranked_member_check``, and the abort limit: whether ``user`` may look for a ranked
-    match now (the queue)."""
-    membership = ranked_member_check(league=league, user=user)
+    match now (the queue, asked by the user)."""
+    membership = ranked_member_check(league=league, user=user, you=True)
     ranked_abort_check(user=user)
     return membership
 

@@ -307,3 +307,15 @@ def test_a_players_own_live_match_reads_play_where_others_watch(
     assert link() == "Play your match"
     client.force_login(join(league, UserFactory(username="carol")).user)
     assert link() == "watch"
+
+
+def test_the_queue_tells_a_player_who_may_not_join_why_in_the_second_person(
+    client, league, carol
+) -> None:
+    """Not "Carol is not a member of North League." said to Carol herself."""
+    client.force_login(carol)
+    page = client.get(reverse("leagues:queue", args=[league.slug]), follow=True)
+    assert "You are not a member of North League." in page.content.decode()
+    join(league, carol, status=Membership.Status.PENDING)
+    page = client.get(reverse("leagues:queue", args=[league.slug]), follow=True)
+    assert "Your request to join North League waits for a moderator" in page.content.decode()
