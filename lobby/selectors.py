@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 import engine
 from accounts.models import User
 from accounts.selectors import user_block_partners_q, user_person
-from core.i18n import country_name
+from core.i18n import country_name, list_comma
 from games.models import Game, Match, Move
 from games.presets import preset_for
 from lobby.models import Challenge, ChallengeLink, Seek
@@ -72,7 +72,7 @@ def rules_summary(rules: dict[str, Any]) -> str:
         )
     if not differs:
         return _("House rules, %(target)s") % {"target": target}
-    text = ", ".join([*differs, target])
+    text = list_comma().join([*differs, target])
     preset = preset_for(knobs)
     if preset is not None:
         return _("%(preset)s: %(rules)s") % {"preset": preset.label, "rules": text}

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
+from django.utils import timezone, translation
 
 import engine
 from accounts.services import user_block, user_delete
@@ -346,6 +346,9 @@ def test_rules_summaries() -> None:
         "Hand of 6, 3 side stacks, 4 center stacks, no King on an empty stack, "
         "no refill of an empty hand, first to 50 points"
     )
+    with translation.override("my"):  # Burmese separates with its own comma
+        burmese = selectors.rules_summary(odd.to_dict())
+    assert "၊ " in burmese and ", " not in burmese
 
 
 # --- seeks -----------------------------------------------------------------------------------
