@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "axes",
+    "core.axes.AxesConfig",  # django-axes, named in the reader's language
     "django_countries",
     "csp",
     "django_q",

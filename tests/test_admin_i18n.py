@@ -83,3 +83,26 @@ def test_the_admin_is_headed_with_the_sites_name_not_djangos(client, root, marke
 
     assert "[my]Spite &amp; Malice administration" in html
     assert "Django administration" not in html
+
+
+def test_the_log_in_protection_is_listed_in_the_readers_language(client, root, marked) -> None:
+    """django-axes ships no vi, es, it, bn or my catalog: its app and models read in ours."""
+    import ast
+    from pathlib import Path
+
+    import axes
+
+    client.force_login(root)
+    html = client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="my").content.decode()
+    assert "[my]Log-in protection" in html
+    assert "[my]access attempts" in html.lower()  # the admin capitalises the first letter
+    assert ">Axes<" not in html
+
+    source = (Path(axes.__file__).parent / "models.py").read_text()
+    tree = ast.parse((Path(__file__).parents[1] / "core" / "axes.py").read_text())
+    listed = [
+        n.args[0].value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "gettext_noop"
+    ]
+    assert listed and all(f'_("{text}")' in source for text in listed)
