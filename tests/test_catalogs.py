@@ -172,6 +172,9 @@ FORBIDDEN_WORDS = {
         "Spanish players",
     },
     "my": {"ပေးချေပုံ": "a literal 'payment pile': the pay-off pile is ကိုယ်ပိုင်ပုံ"},
+    "vi": {r"(?<![-%(\w])email\b": "the site writes e-mail (Django's lines wrote email)"},
+    "it": {r"(?<![-%(\w])email\b": "the site writes e-mail (Django's lines wrote email)"},
+    "bn": {"ইমেইল": "the site writes ই-মেইল (Django's lines wrote ইমেইল)"},
 }
 
 
