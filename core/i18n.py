@@ -41,7 +41,7 @@ def supported_language(code: str | None) -> str | None:
         return None
 
 
-def _cldr_locale() -> Locale:
+def cldr_locale() -> Locale:
     """The active language as Babel's locale (English if Babel does not know it)."""
     language = translation.get_language() or settings.LANGUAGE_CODE
     try:
@@ -53,7 +53,7 @@ def _cldr_locale() -> Locale:
 def country_name(code: str) -> str:
     """A country's name in the active language, from CLDR (Babel): django-countries has no
     Bengali or Burmese names. Falls back to django-countries' English name."""
-    name = _cldr_locale().territories.get(code.upper())
+    name = cldr_locale().territories.get(code.upper())
     return str(name or countries.name(code) or code)
 
 
@@ -75,20 +75,20 @@ def time_ago(moment: datetime, *, now: datetime) -> str:
     "2 minutes ago", "hace 2 minutos", "2 মিনিট আগে"; never less than a second (a clock
     running a little ahead elsewhere is no future)."""
     seconds = max((now - moment).total_seconds(), 1.0)
-    ago = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=_cldr_locale())
+    ago = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale=cldr_locale())
     return _in_site_register(str(ago))
 
 
 def spoken_list(items: Iterable[str]) -> str:
     """Items as a sentence lists them in the active language, from CLDR (Babel):
     "7, Queen, and empty", "7, Reina y vacía", "7၊ Queen နဲ့ ဗလာ"."""
-    return _in_site_register(str(format_list([str(item) for item in items], locale=_cldr_locale())))
+    return _in_site_register(str(format_list([str(item) for item in items], locale=cldr_locale())))
 
 
 def list_comma() -> str:
     """What separates the items of a list in the active language, from CLDR: ", ", and "၊ "
     in Burmese (for a template that lists links, which ``spoken_list`` cannot join)."""
-    middle = str(_cldr_locale().list_patterns["standard"]["middle"])
+    middle = str(cldr_locale().list_patterns["standard"]["middle"])
     return middle.replace("{0}", "").replace("{1}", "")
 
 
@@ -96,7 +96,7 @@ def duration_text(seconds: float) -> str:
     """A duration in words in the active language, rounded to its largest unit as CLDR says
     it (Babel): "2 weeks", "15 minutes", "15 মিনিট" (Latin digits in every language)."""
     return _in_site_register(
-        str(format_timedelta(timedelta(seconds=seconds), locale=_cldr_locale()))
+        str(format_timedelta(timedelta(seconds=seconds), locale=cldr_locale()))
     )
 
 

@@ -16,12 +16,14 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from babel.dates import get_timezone_location
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from rest_framework.views import APIView
 
+from core.i18n import cldr_locale
 from core.outages import database_outage, unavailable_response
 
 #: The cookie the browser's zone comes in (an IANA name such as ``Asia/Yangon``).
@@ -59,17 +61,23 @@ def zone_named(name: str | None) -> zoneinfo.ZoneInfo | None:
 
 
 def zone_label(zone: tzinfo | None = None) -> str:
-    """A zone as a reader recognises it, with its offset now: "Asia/Yangon (UTC+06:30)",
+    """A zone as a reader recognises it, in the active language (CLDR's names, through Babel),
+    with its offset now: "Myanmar (Burma) Time (UTC+06:30)", "Giờ Việt Nam (UTC+07:00)",
     "UTC". The active zone when none is given."""
     zone = zone or timezone.get_current_timezone()
     name = str(getattr(zone, "key", None) or zone)
-    if name == "UTC":
-        return name
     offset = datetime.now(zone).utcoffset() or timedelta(0)
     minutes = int(offset.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "-"
     hours, minutes = divmod(abs(minutes), 60)
-    return f"{name} (UTC{sign}{hours:02d}:{minutes:02d})"
+    utc = f"UTC{sign}{hours:02d}:{minutes:02d}" if offset else "UTC"
+    if name == "UTC" or name.startswith("Etc/"):  # no place: the offset says it all
+        return utc
+    try:
+        place = str(get_timezone_location(name, locale=cldr_locale()))
+    except LookupError:  # a zone CLDR does not name
+        place = name
+    return f"{place} ({utc})"
 
 
 def user_zone(user: Any) -> zoneinfo.ZoneInfo | None:

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from api.models import ApiToken
 from api.services import api_token_create
@@ -57,13 +57,13 @@ def updates_of_users(queries) -> list[str]:
 def test_a_page_shows_times_in_the_browsers_zone_and_says_which(client, player_with_token):
     page = tokens_page(client, player_with_token, tz="Asia/Yangon")
     assert IN_YANGON in page and IN_UTC not in page
-    assert "Times are shown in the time zone Asia/Yangon." in page
+    assert "Times are shown in Myanmar (Burma) Time (UTC+06:30)." in page
 
 
 def test_without_a_cookie_a_visitor_reads_utc_and_the_page_says_so(client, player_with_token):
     page = tokens_page(client, player_with_token)
     assert IN_UTC in page
-    assert "Times are shown in the time zone UTC." in page
+    assert "Times are shown in UTC." in page
     request = RequestFactory().get("/")
     request.COOKIES = {}
     assert activate_for_request(request, None) is None
@@ -106,7 +106,7 @@ def test_the_cookie_zone_is_kept_in_the_profile_only_when_it_differs(client, pla
 def test_a_zones_old_name_reads_as_its_new_one(client, player_with_token):
     page = tokens_page(client, player_with_token, tz="Asia/Rangoon")  # Chromium's name
     assert IN_YANGON in page
-    assert "Times are shown in the time zone Asia/Yangon." in page
+    assert "Times are shown in Myanmar (Burma) Time (UTC+06:30)." in page
     player_with_token.refresh_from_db()
     assert player_with_token.time_zone == "Asia/Yangon"
 
@@ -117,7 +117,7 @@ def test_the_profile_edit_page_shows_the_zone_times_are_in(client):
     client.cookies["tz"] = "Asia/Yangon"
     page = client.get("/accounts/profile/edit/").content.decode()
     assert "Time zone" in page
-    assert 'value="Asia/Yangon (UTC+06:30)"' in page
+    assert 'value="Myanmar (Burma) Time (UTC+06:30)"' in page
 
 
 def test_the_api_answers_in_utc_whatever_the_browsers_zone(client):
@@ -134,5 +134,16 @@ def test_a_zone_is_labelled_with_its_offset() -> None:
     assert zone_label(timezone.get_default_timezone()) == "UTC"
     from zoneinfo import ZoneInfo
 
-    assert zone_label(ZoneInfo("Asia/Kolkata")) == "Asia/Kolkata (UTC+05:30)"
-    assert zone_label(ZoneInfo("America/St_Johns")).startswith("America/St_Johns (UTC-0")
+    assert zone_label(ZoneInfo("Asia/Kolkata")) == "India Time (UTC+05:30)"
+    assert zone_label(ZoneInfo("America/St_Johns")).startswith("Canada (St. John")  # CLDR names it
+
+
+def test_a_zone_is_named_in_the_readers_language() -> None:
+    """Not the IANA identifier a player never uses ("Asia/Ho_Chi_Minh")."""
+    from zoneinfo import ZoneInfo
+
+    with translation.override("vi"):
+        assert zone_label(ZoneInfo("Asia/Ho_Chi_Minh")) == "Giờ Việt Nam (UTC+07:00)"
+    with translation.override("my"):
+        assert zone_label(ZoneInfo("Asia/Yangon")) == "မြန်မာ အချိန် (UTC+06:30)"
+    assert zone_label(ZoneInfo("Etc/GMT-3")) == "UTC+03:00"  # a zone with no place

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from core import i18n
+from core.timezones import zone_label
 
 register = template.Library()
 
@@ -74,3 +75,9 @@ def player(user: Any, link: bool = True) -> dict[str, Any]:
     """A player's public name (a link to their profile unless ``link=False`` or the account
     was deleted) and the bot badge."""
     return {"player": user, "link": link}
+
+
+@register.simple_tag
+def zone_name() -> str:
+    """The active time zone as a reader names it, with its offset: "Giờ Việt Nam (UTC+07:00)"."""
+    return zone_label()

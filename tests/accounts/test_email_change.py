@@ -161,4 +161,4 @@ def test_the_old_address_is_told_when_in_the_accounts_time_zone(user, monkeypatc
     with timezone.override("Europe/Rome"):  # whatever zone the page that asked was in
         email_change_request(user=user, email="", site="https://example.org")
     (told,) = mail.outbox
-    assert "Jan. 16, 2026, 2:30 a.m. (time zone Asia/Yangon)" in told.body
+    assert "Jan. 16, 2026, 2:30 a.m. (Myanmar (Burma) Time (UTC+06:30))" in told.body

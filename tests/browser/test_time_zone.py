@@ -67,8 +67,8 @@ def test_times_are_shown_in_the_browsers_zone(yangon_page, live_server_url, daph
     row = page.get_by_role("row", name=re.compile("laptop"))
     expect(row).to_contain_text("01/16/2026 2:30 a.m.")
     expect(page.get_by_test_id("time-zone")).to_have_text(
-        "Times are shown in the time zone Asia/Yangon."
+        "Times are shown in Myanmar (Burma) Time (UTC+06:30)."
     )
 
     page.goto(f"{base}/accounts/profile/edit/")
-    expect(page.get_by_label("Time zone")).to_have_value("Asia/Yangon (UTC+06:30)")
+    expect(page.get_by_label("Time zone")).to_have_value("Myanmar (Burma) Time (UTC+06:30)")
