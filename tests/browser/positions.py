@@ -196,6 +196,21 @@ def finish_with(server: Any, game_id: int, move: str) -> None:
     play_for(server, game_id, move)
 
 
+def sign_up(page: Any, base: str, prefix: str, password: str, *, email: bool = False) -> str:
+    """Sign a new player up through the sign-up page (``prefix`` and a random tail, with an
+    e-mail address when ``email``); the page ends on the home page. Their username."""
+    username = f"{prefix}{secrets.token_hex(4)}"
+    page.goto(f"{base}/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    if email:
+        page.get_by_label(re.compile("e-mail", re.IGNORECASE)).fill(f"{username}@example.com")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(password)
+    page.get_by_label("Password confirmation").fill(password)
+    page.get_by_role("main").get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+    return username
+
+
 def log_in(page: Any, base: str, username: str, password: str) -> None:
     """Log ``username`` in through the log-in page; the page ends on the home page."""
     page.goto(f"{base}/accounts/login/")

@@ -17,23 +17,13 @@ from typing import Any
 
 import pytest
 
+from tests.browser import positions
 from tests.browser.a11y import assert_no_serious_violations
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-Axe-pass-42"
 VIEWPORTS = {"phone": {"width": 375, "height": 812}, "laptop": {"width": 1280, "height": 800}}
-
-
-def sign_up(page: Any, base: str, prefix: str) -> str:
-    username = f"{prefix}{secrets.token_hex(4)}"
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/")
-    return username
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +39,8 @@ def players(browser: Any, live_server_url: str) -> Iterator[dict[str, Any]]:
         me, other = mine.new_page(), theirs.new_page()
         for page in (me, other):
             page.set_default_timeout(10_000)
-        my_name = sign_up(me, base, "axa")
-        other_name = sign_up(other, base, "axb")
+        my_name = positions.sign_up(me, base, "axa", PASSWORD)
+        other_name = positions.sign_up(other, base, "axb", PASSWORD)
 
         me.get_by_test_id("play-now").get_by_role("button", name="Play now").click()
         expect(me).to_have_url(re.compile(r"/play/games/\d+/$"))
@@ -173,7 +163,7 @@ def test_the_people_page_with_a_challenge_refused(sized, live_server_url) -> Non
     from playwright.sync_api import expect
 
     page = sized()
-    sign_up(page, live_server_url, "axc")
+    positions.sign_up(page, live_server_url, "axc", PASSWORD)
     page.goto(f"{live_server_url}/play/people/")
     challenge = page.locator("#challenge")
     challenge.get_by_label("Player's username").fill(f"nobody{secrets.token_hex(4)}")

@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser import positions
 from tests.browser.test_leagues import PASSWORD  # the demo accounts' password
-from tests.browser.test_people import sign_up
+from tests.browser.test_people import PASSWORD as NEW_PASSWORD  # a new player's
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def test_the_lobby_and_the_notices_mark_the_bot_account(browser, live_server_url
         for page in (robo, person):
             page.set_default_timeout(10_000)
         positions.log_in(robo, base, "robo", PASSWORD)
-        name = sign_up(person, base, "pb")
+        name = positions.sign_up(person, base, "pb", NEW_PASSWORD, email=True)
         person.goto(f"{base}/play/people/")
         expect(person.locator("[data-notify]")).to_have_attribute("data-state", "open")
 

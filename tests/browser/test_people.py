@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.browser import positions
 
 pytestmark = pytest.mark.browser
 
@@ -47,18 +48,6 @@ class Frames:
             for path, frame in self.received
             if path.startswith(prefix) and (kind is None or frame.get("type") == kind)
         ]
-
-
-def sign_up(page: Any, base: str, prefix: str) -> str:
-    username = f"{prefix}{secrets.token_hex(4)}"
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile("e-mail", re.IGNORECASE)).fill(f"{username}@example.com")
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/")
-    return username
 
 
 def version(page: Any) -> int:
@@ -101,9 +90,9 @@ def test_a_challenge_played_out_while_a_third_player_watches(browser, live_serve
             page.set_default_timeout(10_000)
         frames = {"a": Frames(a), "b": Frames(b), "s": Frames(s)}
 
-        name_a = sign_up(a, base, "pa")
-        name_b = sign_up(b, base, "pb")
-        sign_up(s, base, "ps")
+        name_a = positions.sign_up(a, base, "pa", PASSWORD, email=True)
+        name_b = positions.sign_up(b, base, "pb", PASSWORD, email=True)
+        positions.sign_up(s, base, "ps", PASSWORD, email=True)
         # B stays on the home page, its notification socket open.
         expect(b.locator("[data-notify]")).to_have_attribute("data-state", "open")
 
@@ -206,8 +195,8 @@ def test_a_seek_appears_live_and_taking_it_starts_the_match(browser, live_server
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         b, a = phone.new_page(), desk.new_page()
-        name_a = sign_up(a, base, "sa")
-        sign_up(b, base, "sb")
+        name_a = positions.sign_up(a, base, "sa", PASSWORD, email=True)
+        positions.sign_up(b, base, "sb", PASSWORD, email=True)
 
         b.goto(f"{base}/play/people/")
         expect(b.locator("[data-notify]")).to_have_attribute("data-state", "open")

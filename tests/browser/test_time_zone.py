@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.browser import positions
 from tests.browser.conftest import DEFAULT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -50,13 +50,7 @@ def test_times_are_shown_in_the_browsers_zone(yangon_page, live_server_url, daph
     assert cookies["tz"]["value"] == browser_zone
     assert cookies["tz"]["sameSite"] == "Lax" and cookies["tz"]["path"] == "/"
 
-    username = f"tz{secrets.token_hex(4)}"
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("main").get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/")
+    username = positions.sign_up(page, base, "tz", PASSWORD)
 
     page.goto(f"{base}/accounts/tokens/")
     page.get_by_label("Name").fill("laptop")
