@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_people import Frames, sign_up
+from tests.browser import positions
+from tests.browser.test_people import PASSWORD, Frames
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +21,7 @@ def test_the_per_user_socket_reconnects_and_watches_the_seeks_again(page: Any, l
     from playwright.sync_api import expect
 
     frames = Frames(page)
-    sign_up(page, live_server_url, "ps")
+    positions.sign_up(page, live_server_url, "ps", PASSWORD, email=True)
     page.goto(f"{live_server_url}/play/people/")
     notify = page.locator("[data-notify]")
     expect(notify).to_have_attribute("data-state", "open")
@@ -52,7 +53,7 @@ def test_any_page_says_it_is_reconnecting_until_the_socket_is_back(page: Any, li
     from playwright.sync_api import expect
 
     page.clock.install()
-    sign_up(page, live_server_url, "pb")
+    positions.sign_up(page, live_server_url, "pb", PASSWORD, email=True)
     notify = page.locator("[data-notify]")
     expect(notify).to_have_attribute("data-state", "open")
     banner = page.locator("[data-socket-banner]")
@@ -78,7 +79,7 @@ def test_a_page_signed_out_elsewhere_says_so_and_stops_reconnecting(page: Any, l
     banner says "You were signed out", without a retry button, and no reconnection follows."""
     from playwright.sync_api import expect
 
-    sign_up(page, live_server_url, "so")
+    positions.sign_up(page, live_server_url, "so", PASSWORD, email=True)
     notify = page.locator("[data-notify]")
     expect(notify).to_have_attribute("data-state", "open")
     page.evaluate("() => { window.firstSocket = window.spiteNotify.socket.ws; }")
