@@ -87,10 +87,6 @@ def _send_on_commit(
         transaction.on_commit(seeks_changed_send)
 
 
-def _refuse_past_limit(found: Any, limit: int, message: Any) -> None:
-    refuse_past_limit(found, limit, message, error=LobbyError)
-
-
 def _challenge_lock(challenge_id: int) -> Challenge:
     challenge = (
         Challenge.objects.select_for_update(of=("self",))
@@ -199,7 +195,7 @@ def challenge_create(
                 DUPLICATE, _("You already challenged this player: wait for their answer.")
             )
         since = now - timedelta(seconds=settings.LOBBY_CHALLENGES_TO_ONE_PLAYER_WINDOW)
-        _refuse_past_limit(
+        refuse_past_limit(
             Challenge.objects.filter(
                 challenger_id=challenger.pk, challenged_id=challenged.pk, created_at__gte=since
             ).exclude(status=Challenge.Status.ACCEPTED),
@@ -211,8 +207,9 @@ def challenge_create(
                 "them again.",
                 "limit",
             ),
+            error=LobbyError,
         )
-        _refuse_past_limit(
+        refuse_past_limit(
             waiting,
             settings.LOBBY_MAX_PENDING_CHALLENGES,
             ngettext_lazy(
@@ -220,6 +217,7 @@ def challenge_create(
                 "You have %(limit)d challenges waiting for an answer: cancel one or wait.",
                 "limit",
             ),
+            error=LobbyError,
         )
         challenge = Challenge.objects.create(
             challenger=challenger,
@@ -388,7 +386,7 @@ def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
         open_seeks = Seek.objects.filter(
             owner_id=owner.pk, status=Seek.Status.OPEN, expires_at__gt=now
         )
-        _refuse_past_limit(
+        refuse_past_limit(
             open_seeks,
             settings.LOBBY_MAX_OPEN_SEEKS,
             ngettext_lazy(
@@ -396,6 +394,7 @@ def seek_create(*, owner: Any, rules: engine.Rules) -> Seek:
                 "You have %(limit)d open seeks already: cancel one or wait for a taker.",
                 "limit",
             ),
+            error=LobbyError,
         )
         seek = Seek.objects.create(
             owner=owner,
@@ -513,7 +512,7 @@ def link_create(*, maker: Any, rules: engine.Rules) -> ChallengeLink:
         open_links = ChallengeLink.objects.filter(
             maker_id=maker.pk, status=ChallengeLink.Status.OPEN, expires_at__gt=now
         )
-        _refuse_past_limit(
+        refuse_past_limit(
             open_links,
             settings.LOBBY_MAX_OPEN_LINKS,
             ngettext_lazy(
@@ -521,6 +520,7 @@ def link_create(*, maker: Any, rules: engine.Rules) -> ChallengeLink:
                 "You have %(limit)d open challenge links already: cancel one or wait.",
                 "limit",
             ),
+            error=LobbyError,
         )
         return ChallengeLink.objects.create(
             maker=maker,

@@ -59,7 +59,6 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "session_age": duration_text(settings.SESSION_COOKIE_AGE),
         "csrf_age": duration_text(settings.CSRF_COOKIE_AGE),
         "language_age": duration_text(language_cookie_age) if language_cookie_age else "",
-        "failure_limit": settings.AXES_FAILURE_LIMIT,
         "failures": settings.AXES_FAILURE_LIMIT,
         "cooloff": duration_text(float(settings.AXES_COOLOFF_TIME) * 3600),
         "guest_ttl": duration_text(settings.ACCOUNTS_GUEST_TTL),
