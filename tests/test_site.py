@@ -156,6 +156,19 @@ def test_rules_page_teaches_every_part_of_the_game(client: Client) -> None:
 
 
 @pytest.mark.django_db
+def test_the_rules_variants_table_is_laid_out_as_a_table(client) -> None:
+    """Its class is no other element's: as "knobs" it took the lobby's grid of form fields
+    (display: grid) and shrank to a column a fifth of the page wide."""
+    from django.conf import settings
+
+    html = client.get(reverse("rules")).content.decode()
+    table = html[html.index('id="variants"') :]
+    (name,) = re.findall(r'<table class="([\w-]+)">', table)[:1]
+    css = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+    rules = re.findall(rf"(?<![\w-])\.{name}\s*{{([^}}]*)}}", css)
+    assert not any("display: grid" in rule for rule in rules), name
+
+
 def test_the_rules_variants_name_each_setting_in_the_readers_words(client, marked) -> None:
     """The Variants table names the settings as the lobby's form does, translated, never by the
     engine's identifiers (payoff_size, king_on_empty)."""
