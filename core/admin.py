@@ -14,6 +14,12 @@ everywhere:
   error and nothing is saved.
 
 core imports no app: with nothing registered, nothing is narrowed.
+
+The site's ``AdminSite`` (``SiteAdmin``, installed by ``core.admin_config.SiteAdminConfig`` in place of
+``django.contrib.admin``) opens to active staff, as Django's does, and to any active user an
+app's registered access check lets in (the leagues app: a league's moderators, who need not be
+staff; docs/tournaments.md, "Who may do what"). What they then see is each model admin's own
+permissions and scope.
 """
 
 from __future__ import annotations
@@ -22,12 +28,43 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 Scope = Callable[[HttpRequest, QuerySet[Any]], QuerySet[Any]]
+AccessCheck = Callable[[Any], bool]
 
 _scopes: dict[type[Model], Scope] = {}
+_access_checks: list[AccessCheck] = []
+
+
+def access_register(check: AccessCheck) -> None:
+    """Let ``check(user)`` open the admin to an active user who is not staff."""
+    if check not in _access_checks:
+        _access_checks.append(check)
+
+
+def admin_opens_to(user: Any) -> bool:
+    """Active staff, or an active user a registered check lets in."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return bool(user.is_staff) or any(check(user) for check in _access_checks)
+
+
+class SiteLoginForm(AdminAuthenticationForm):
+    """The admin's log-in: refuses, with Django's words, whoever the admin does not open to."""
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        if not admin_opens_to(user):
+            raise self.get_invalid_login_error()
+
+
+class SiteAdmin(admin.AdminSite):
+    login_form = SiteLoginForm
+
+    def has_permission(self, request: HttpRequest) -> bool:
+        return admin_opens_to(request.user)
 
 
 def scope_register(model: type[Model], scope: Scope) -> None:

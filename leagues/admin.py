@@ -27,32 +27,16 @@ from leagues.models import (
     Tournament,
     TournamentMatch,
 )
+from leagues.permissions import moderated_league_ids
 
 # --- scoping: a league's moderator manages that league only -----------------------------------
-
-
-def moderated_league_ids(request: HttpRequest) -> set[int]:
-    """The leagues the (staff) user moderates, cached on the request."""
-    cached = getattr(request, "_moderated_leagues", None)
-    if cached is None:
-        user = request.user
-        cached = set()
-        if user.is_active and user.is_staff:
-            cached = set(
-                Membership.objects.filter(
-                    user_id=user.pk,
-                    role=Membership.Role.MODERATOR,
-                    status=Membership.Status.ACTIVE,
-                ).values_list("league_id", flat=True)
-            )
-        request._moderated_leagues = cached  # type: ignore[attr-defined]
-    return cached
 
 
 def league_scope(path: str) -> Scope:
     """The admin scope (``core.admin``) of a model reaching its league by ``path`` ("" for
     League itself): staff with the model's view or change permission (superusers) see every
-    row; anyone else only the rows of the leagues they moderate (none for a non-moderator)."""
+    row; anyone else only the rows of the leagues they moderate (``leagues.permissions``;
+    none for a non-moderator)."""
     lookup = f"{path}__in" if path else "pk__in"
 
     def scope(request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -62,7 +46,7 @@ def league_scope(path: str) -> Scope:
             f"{opts.app_label}.change_{opts.model_name}"
         ):
             return queryset
-        return queryset.filter(**{lookup: moderated_league_ids(request)})
+        return queryset.filter(**{lookup: moderated_league_ids(request.user)})
 
     return scope
 
@@ -85,9 +69,9 @@ for _model, _path in LEAGUE_PATHS.items():
 
 
 class LeagueScopedAdmin(ScopedAdmin):
-    """Staff with the model's permissions manage every league's rows; a staff member who is
-    an active moderator of some leagues (without those permissions) sees and changes the
-    rows of those leagues only (``get_queryset``, scoped by ``league_scope``), and every form
+    """Staff with the model's permissions manage every league's rows; an active moderator of
+    some leagues (staff or not, without those permissions) sees and changes the rows of those
+    leagues only (``get_queryset``, scoped by ``league_scope``), and every form
     field naming a league, tournament, membership or match offers them those leagues' rows
     only (``core.admin.ScopedChoices``). Deleting needs the model permission."""
 
@@ -104,13 +88,13 @@ class LeagueScopedAdmin(ScopedAdmin):
         return int(value.pk)
 
     def _moderates(self, request: HttpRequest, obj: Any = None) -> bool:
-        leagues = moderated_league_ids(request)
+        leagues = moderated_league_ids(request.user)
         if not leagues:
             return False
         return obj is None or self._league_id_of(obj) in leagues
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return super().has_module_permission(request) or bool(moderated_league_ids(request))
+        return super().has_module_permission(request) or bool(moderated_league_ids(request.user))
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_view_permission(request, obj) or self._moderates(request, obj)
@@ -303,7 +287,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         return int(getattr(obj, "entrant_count", 0))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return super().has_add_permission(request) or bool(moderated_league_ids(request))
+        return super().has_add_permission(request) or bool(moderated_league_ids(request.user))
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change and obj.created_by_id is None:

@@ -11,14 +11,17 @@ class LeaguesConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts import hooks as accounts_hooks
+        from core.admin import access_register
         from games import hooks
-        from leagues import selectors, services
+        from leagues import permissions, selectors, services
         from leagues.models import Membership
         from leagues.tournaments import services as tournaments
 
         # Every ranked match is opened under a league's terms; a finished one is rated with
         # its result (same transaction), and its tournament pairing takes the result there
         # too; the round closes, and the next is paired, once that has committed.
+        # A league's moderators reach the admin (scoped to their leagues) without being staff.
+        access_register(permissions.admin_access)
         hooks.ranked_terms_register(services.ranked_terms)
         hooks.match_finished_register(services.match_rate)
         hooks.match_finished_register(tournaments.tournament_match_finished)

@@ -32,6 +32,7 @@ from games.models import Match, Move
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
 from leagues.models import League, Membership, QueueEntry, RatingChange
+from leagues.permissions import league_may_moderate
 from leagues.ranked_queue import Waiting, Window, pairs
 
 # --- who may play -----------------------------------------------------------------------------
@@ -307,20 +308,6 @@ def league_leave(*, league: League, user: Any) -> Membership | None:
         if QueueEntry.objects.filter(league=league, user_id=user.pk).delete()[0]:
             _count_on_commit(league.pk)
     return membership
-
-
-def league_may_moderate(*, league: League, user: Any) -> bool:
-    """Staff, or an active moderator of this league (of no other)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff:
-        return True
-    return Membership.objects.filter(
-        league=league,
-        user_id=user.pk,
-        role=Membership.Role.MODERATOR,
-        status=Membership.Status.ACTIVE,
-    ).exists()
 
 
 def _request_lock(*, membership_id: int, moderator: Any) -> Membership:

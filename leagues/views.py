@@ -19,6 +19,7 @@ from core.errors import GameError
 from games.models import BotLevel
 from leagues import selectors, services
 from leagues.models import League, Membership
+from leagues.permissions import league_may_moderate
 from lobby import services as lobby_services
 from lobby.errors import LobbyError
 from lobby.forms import RankedChallengeForm
@@ -66,7 +67,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "rules_lines": selectors.league_rules_lines(league),
         "live": selectors.league_matches_live(league=league),
         "recent": selectors.league_matches_recent(league=league),
-        "may_moderate": services.league_may_moderate(league=league, user=request.user),
+        "may_moderate": league_may_moderate(league=league, user=request.user),
         "pending_count": len(selectors.league_requests(league=league)),
         "bot_levels": BotLevel.choices,
         "tournaments": _league_tournaments(league),
@@ -115,7 +116,7 @@ def league_leave(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def league_requests(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
-    if not services.league_may_moderate(league=league, user=request.user):
+    if not league_may_moderate(league=league, user=request.user):
         raise PermissionDenied(_("Only this league's moderators may see its requests."))
     return render(
         request,
@@ -132,9 +133,7 @@ def _answer(request: HttpRequest, slug: str, membership_id: int, *, approve: boo
     try:
         membership = service(membership_id=membership_id, moderator=request.user)
     except GameError as exc:
-        if exc.code == "forbidden" and not services.league_may_moderate(
-            league=league, user=request.user
-        ):
+        if exc.code == "forbidden" and not league_may_moderate(league=league, user=request.user):
             raise PermissionDenied(exc.message) from None
         messages.error(request, exc.message)
     else:

@@ -37,7 +37,7 @@ CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "core.admin_config.SiteAdminConfig",  # django.contrib.admin, opened to league moderators too
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

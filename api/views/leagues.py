@@ -27,6 +27,7 @@ from api.views.common import Pagination, error_responses, paginated, query_param
 from core.errors import FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError, lazy_format
 from leagues import selectors, services
 from leagues.models import League, Membership
+from leagues.permissions import league_may_moderate
 from leagues.tournaments.selectors import league_tournaments
 
 
@@ -136,7 +137,7 @@ class LeagueMembersView(APIView):
         if query["status"] != Membership.Status.ACTIVE:
             if not request.user.is_authenticated:
                 raise GameError(UNAUTHENTICATED, _("Log in or send an API token first."))
-            if not services.league_may_moderate(league=league, user=request.user):
+            if not league_may_moderate(league=league, user=request.user):
                 raise GameError(
                     FORBIDDEN,
                     lazy_format(

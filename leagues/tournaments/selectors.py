@@ -341,7 +341,7 @@ def tournament_visible_get(*, tournament_id: int, user: Any) -> Tournament:
 def tournament_visible_to(tournament: Tournament, user: Any) -> bool:
     """Whether ``user`` may see the tournament: anyone, except a draft, which only its
     league's moderators see (its page and the API alike)."""
-    from leagues.services import league_may_moderate
+    from leagues.permissions import league_may_moderate
 
     return tournament.status != Tournament.Status.DRAFT or league_may_moderate(
         league=tournament.league, user=user

@@ -342,11 +342,15 @@ def test_moderators_see_pending_and_banned_members(api, roster, alice_key, statu
     assert [m["player"]["username"] for m in body.json()["results"]] == [who]
 
 
-def test_staff_see_pending_members_too(api, roster) -> None:
-    staff = UserFactory(username="root", is_staff=True)
-    key = api_token_create(user=staff, name="ops")[1]
+def test_operators_see_pending_members_too_and_plain_staff_do_not(api, roster) -> None:
+    operator = UserFactory(username="root", is_staff=True, is_superuser=True)
+    key = api_token_create(user=operator, name="ops")[1]
     response = api.get("/api/v1/leagues/north/members/", {"status": "pending"}, **_bearer(key))
     assert response.status_code == 200
+    plain_staff = UserFactory(username="desk", is_staff=True)
+    key = api_token_create(user=plain_staff, name="desk")[1]
+    response = api.get("/api/v1/leagues/north/members/", {"status": "pending"}, **_bearer(key))
+    assert response.status_code == 403
 
 
 def test_pending_members_are_hidden_from_others(api, roster, bob_key) -> None:

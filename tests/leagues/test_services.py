@@ -292,8 +292,12 @@ def test_a_moderator_of_one_league_cannot_approve_in_another(alice, bob) -> None
     assert error.code == "forbidden"
     request.refresh_from_db()
     assert request.status == "pending"
-    staff = UserFactory(is_staff=True)
-    assert services.membership_approve(membership_id=request.pk, moderator=staff).is_active
+    plain_staff = UserFactory(is_staff=True)  # staff, but no operator of the leagues
+    error = refusal(services.membership_approve, membership_id=request.pk, moderator=plain_staff)
+    assert error.code == "forbidden"
+    assert services.membership_approve(
+        membership_id=request.pk, moderator=UserFactory(is_superuser=True, is_staff=True)
+    ).is_active
 
 
 def test_a_banned_member_cannot_join_again(league, alice) -> None:

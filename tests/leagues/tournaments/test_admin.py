@@ -186,14 +186,26 @@ def test_staff_without_permissions_nor_leagues_and_players_are_refused(client, l
     staff = UserFactory(username="plainstaff", is_staff=True)
     client.force_login(staff)
     assert client.get(reverse(CHANGELIST)).status_code == 403
+    act(client, "open_registration", t)
     player = UserFactory(username="player")
-    join(league, player, role=Membership.Role.MODERATOR)  # a moderator, but not staff
+    join(league, player)  # a member, not a moderator
     client.force_login(player)
     response = client.get(reverse(CHANGELIST))
     assert response.status_code == 302 and "/login/" in response["Location"]
     act(client, "open_registration", t)
     t.refresh_from_db()
     assert t.status == "draft"
+
+
+def test_a_moderator_who_is_not_staff_runs_their_league_in_the_admin(client, league):
+    t = ts.tournament_create(league=league, name="Cup", slug="cup", format="swiss")
+    moderator = UserFactory(username="organiser")
+    join(league, moderator, role=Membership.Role.MODERATOR)
+    client.force_login(moderator)
+    assert client.get(reverse(CHANGELIST)).status_code == 200
+    act(client, "open_registration", t)
+    t.refresh_from_db()
+    assert t.status == "registration"
 
 
 def test_admins_pick_entrants_and_members_by_name(client, superuser, league):
