@@ -15,11 +15,11 @@ everywhere:
 
 core imports no app: with nothing registered, nothing is narrowed.
 
-The site's ``AdminSite`` (``SiteAdmin``, installed by ``core.admin_config.SiteAdminConfig`` in place of
-``django.contrib.admin``) opens to active staff, as Django's does, and to any active user an
-app's registered access check lets in (the leagues app: a league's moderators, who need not be
-staff; docs/tournaments.md, "Who may do what"). What they then see is each model admin's own
-permissions and scope.
+The site's ``AdminSite`` (``SiteAdmin``, installed by
+``core.admin_config.SiteAdminConfig`` in place of ``django.contrib.admin``) opens to active
+staff, as Django's does, and to any active user an app's registered access check lets in (the
+leagues app: a league's moderators, who need not be staff; docs/tournaments.md, "Who may do
+what"). What they then see is each model admin's own permissions and scope.
 """
 
 from __future__ import annotations
