@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from core.admin import Scope, ScopedAdmin, ScopedTabularInline, scope_register
 from core.errors import GameError
 from games.models import Match
+from leagues import services
 from leagues.models import (
     Entry,
     League,
@@ -27,7 +28,7 @@ from leagues.models import (
     Tournament,
     TournamentMatch,
 )
-from leagues.permissions import moderated_league_ids
+from leagues.permissions import league_may_moderate, moderated_league_ids, runs_every_league
 
 # --- scoping: a league's moderator manages that league only -----------------------------------
 
@@ -42,8 +43,10 @@ def league_scope(path: str) -> Scope:
     def scope(request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         opts = queryset.model._meta
         user = request.user
-        if user.has_perm(f"{opts.app_label}.view_{opts.model_name}") or user.has_perm(
-            f"{opts.app_label}.change_{opts.model_name}"
+        if (
+            runs_every_league(user)
+            or user.has_perm(f"{opts.app_label}.view_{opts.model_name}")
+            or user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
         ):
             return queryset
         return queryset.filter(**{lookup: moderated_league_ids(request.user)})
@@ -88,13 +91,16 @@ class LeagueScopedAdmin(ScopedAdmin):
         return int(value.pk)
 
     def _moderates(self, request: HttpRequest, obj: Any = None) -> bool:
-        leagues = moderated_league_ids(request.user)
-        if not leagues:
-            return False
-        return obj is None or self._league_id_of(obj) in leagues
+        """Whether the user runs the object's league (``leagues.permissions``), or, with no
+        object, some league."""
+        user = request.user
+        if obj is None:
+            return runs_every_league(user) or bool(moderated_league_ids(user))
+        league_id = self._league_id_of(obj)
+        return league_id is not None and league_may_moderate(league=league_id, user=user)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return super().has_module_permission(request) or bool(moderated_league_ids(request.user))
+        return super().has_module_permission(request) or self._moderates(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_view_permission(request, obj) or self._moderates(request, obj)
@@ -142,7 +148,30 @@ class MembershipAdmin(LeagueScopedAdmin):
     list_select_related = ["user", "league"]
     autocomplete_fields = ["user"]  # pick players by name, not by id
     readonly_fields = ["joined_at", "rated_at"]
-    actions = ["approve_selected"]
+    #: What only an operator of every league may change by hand: a moderator changes a
+    #: membership through the actions (approve, decline, ban, lift a ban), never its rating.
+    OPERATOR_FIELDS = [
+        "league",
+        "user",
+        "role",
+        "status",
+        "rating",
+        "deviation",
+        "volatility",
+        "matches",
+        "wins",
+        "losses",
+        "points_for",
+        "points_against",
+        "opponents",
+    ]
+    actions = ["approve_selected", "decline_selected", "ban_selected", "lift_ban_selected"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not runs_every_league(request.user):
+            fields += [f for f in self.OPERATOR_FIELDS if f not in fields]
+        return fields
 
     @admin.display(description=gettext_lazy("rating"), ordering="rating")
     def rating_shown(self, obj: Membership) -> int:
@@ -152,16 +181,78 @@ class MembershipAdmin(LeagueScopedAdmin):
     def deviation_shown(self, obj: Membership) -> int:
         return round(obj.deviation)
 
+    def _each_member(
+        self, request: HttpRequest, queryset: QuerySet[Membership], service: Any, done: Any
+    ) -> None:
+        """Run ``service`` on each selected membership as the requesting moderator; say how
+        many it changed and why any was refused."""
+        count = 0
+        for membership in queryset.select_related("user"):
+            try:
+                service(membership_id=membership.pk, moderator=request.user)
+            except GameError as exc:
+                self.message_user(
+                    request,
+                    # Translators: a player's name, then why a moderator's step was refused.
+                    _("%(player)s: %(message)s")
+                    % {"player": membership.user.public_name, "message": exc.message},
+                    messages.ERROR,
+                )
+            else:
+                count += 1
+        if count:
+            self.message_user(request, done(count), messages.SUCCESS)
+
     @admin.action(description=gettext_lazy("Approve the selected requests to join"))
     def approve_selected(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
-        count = queryset.filter(status=Membership.Status.PENDING).update(
-            status=Membership.Status.ACTIVE
-        )
-        self.message_user(
+        self._each_member(
             request,
-            ngettext("%(count)d request approved.", "%(count)d requests approved.", count)
-            % {"count": count},
-            messages.SUCCESS,
+            queryset.filter(status=Membership.Status.PENDING),
+            services.membership_approve,
+            lambda count: (
+                ngettext("%(count)d request approved.", "%(count)d requests approved.", count)
+                % {"count": count}
+            ),
+        )
+
+    @admin.action(description=gettext_lazy("Decline the selected requests to join"))
+    def decline_selected(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        self._each_member(
+            request,
+            queryset.filter(status=Membership.Status.PENDING),
+            services.membership_decline,
+            lambda count: (
+                ngettext("%(count)d request declined.", "%(count)d requests declined.", count)
+                % {"count": count}
+            ),
+        )
+
+    @admin.action(
+        description=gettext_lazy(
+            "Ban the selected members (they leave the league's tournaments and may not join again)"
+        )
+    )
+    def ban_selected(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        self._each_member(
+            request,
+            queryset.exclude(status=Membership.Status.BANNED),
+            services.membership_ban,
+            lambda count: (
+                ngettext("%(count)d member banned.", "%(count)d members banned.", count)
+                % {"count": count}
+            ),
+        )
+
+    @admin.action(description=gettext_lazy("Lift the selected bans (they may join again)"))
+    def lift_ban_selected(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        self._each_member(
+            request,
+            queryset.filter(status=Membership.Status.BANNED),
+            services.membership_ban_lift,
+            lambda count: (
+                ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", count)
+                % {"count": count}
+            ),
         )
 
 
@@ -287,7 +378,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         return int(getattr(obj, "entrant_count", 0))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return super().has_add_permission(request) or bool(moderated_league_ids(request.user))
+        return super().has_add_permission(request) or self._moderates(request)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change and obj.created_by_id is None:

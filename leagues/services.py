@@ -32,7 +32,7 @@ from games.models import Match, Move
 from leagues import glicko2
 from leagues.broadcast import queue_changed_send, queue_paired_send
 from leagues.models import League, Membership, QueueEntry, RatingChange
-from leagues.permissions import league_may_moderate
+from leagues.permissions import league_may_moderate, runs_every_league
 from leagues.ranked_queue import Waiting, Window, pairs
 
 # --- who may play -----------------------------------------------------------------------------
@@ -346,6 +346,67 @@ def membership_decline(*, membership_id: int, moderator: Any) -> Membership:
     ask again). Refusals as ``membership_approve``."""
     with transaction.atomic():
         membership = _request_lock(membership_id=membership_id, moderator=moderator)
+        membership.status = Membership.Status.LEFT
+        membership.save(update_fields=["status"])
+    return membership
+
+
+def _member_lock(*, membership_id: int, moderator: Any) -> Membership:
+    """The membership, locked, once ``moderator`` may run its league; refusals: not_found;
+    forbidden (not a moderator of that league; a moderator's own or another moderator's
+    membership, which only an operator of every league may change)."""
+    membership = (
+        Membership.objects.select_for_update(of=("self",))
+        .select_related("league", "user")
+        .filter(pk=membership_id)
+        .first()
+    )
+    if membership is None:
+        raise GameError(NOT_FOUND, _("There is no such member."))
+    if not league_may_moderate(league=membership.league, user=moderator):
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(
+                _("Only moderators of %(league)s may do that."), league=membership.league.name
+            ),
+        )
+    if membership.role == Membership.Role.MODERATOR and not runs_every_league(moderator):
+        raise GameError(
+            FORBIDDEN,
+            lazy_format(
+                _("%(player)s is a moderator: only the site's administrators may ban them."),
+                player=membership.user.public_name,
+            ),
+        )
+    return membership
+
+
+def membership_ban(*, membership_id: int, moderator: Any) -> Membership:
+    """A moderator of the member's league bans them: they leave its queue and its
+    tournaments (``membership_withdraws``) and may not join again until the ban is lifted.
+    Banning twice changes nothing. Refusals as ``_member_lock``."""
+    with transaction.atomic():
+        membership = _member_lock(membership_id=membership_id, moderator=moderator)
+        if membership.status != Membership.Status.BANNED:
+            membership.status = Membership.Status.BANNED
+            membership.save(update_fields=["status"])
+            if QueueEntry.objects.filter(
+                league_id=membership.league_id, user_id=membership.user_id
+            ).delete()[0]:
+                _count_on_commit(membership.league_id)
+    return membership
+
+
+def membership_ban_lift(*, membership_id: int, moderator: Any) -> Membership:
+    """Lift a ban: the player is no longer a member but may join again (as anyone may).
+    Refusals as ``_member_lock``, and forbidden for a member who is not banned."""
+    with transaction.atomic():
+        membership = _member_lock(membership_id=membership_id, moderator=moderator)
+        if membership.status != Membership.Status.BANNED:
+            raise GameError(
+                FORBIDDEN,
+                lazy_format(_("%(player)s is not banned."), player=membership.user.public_name),
+            )
         membership.status = Membership.Status.LEFT
         membership.save(update_fields=["status"])
     return membership
