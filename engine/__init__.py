@@ -10,6 +10,6 @@
 from engine.bots import bot
 from engine.game import Game, Outcome
 from engine.moves import IllegalMove, Move
-from engine.rules import Rules
+from engine.rules import Rules, RulesError
 
-__all__ = ["Game", "IllegalMove", "Move", "Outcome", "Rules", "bot"]
+__all__ = ["Game", "IllegalMove", "Move", "Outcome", "Rules", "RulesError", "bot"]

@@ -7,7 +7,12 @@ False
 >>> Rules(jokers=True)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown rule 'jokers'; the rules are: decks, hand_size, ...
+engine.rules.RulesError: unknown rule 'jokers'; the rules are: decks, hand_size, ...
+>>> try:
+...     Rules(decks=9)
+... except RulesError as err:
+...     print(err.knob, err.code, err.params)
+decks too_large {'maximum': 8, 'value': 9}
 """
 
 from __future__ import annotations
@@ -20,6 +25,48 @@ from typing import Any
 MAX_STACKS = 99
 #: The most decks a game may use.
 MAX_DECKS = 8
+#: Each number knob's allowed values, smallest and largest (None: no upper bound). Whether
+#: the deal fits the deck is checked across knobs (code ``deck_too_small``).
+LIMITS: dict[str, tuple[int, int | None]] = {
+    "decks": (1, MAX_DECKS),
+    "hand_size": (1, None),
+    "payoff_size": (1, None),
+    "side_stacks": (1, MAX_STACKS),
+    "center_stacks": (1, MAX_STACKS),
+    "match_target": (1, None),
+}
+
+
+class RulesError(ValueError):
+    """An unknown knob or an impossible knob value.
+
+    ``knob`` names the knob (None when the rules as a whole are not a mapping), ``code`` is a
+    stable snake_case code and ``params`` holds what the message names, so that it can be
+    translated; ``str(err)`` is the message in English.
+
+    ============== ======================================================================
+    code           params
+    ============== ======================================================================
+    unknown        ``knobs``: every knob's name
+    not_mapping    ``type``: the name of the type given instead of a mapping
+    not_bool       ``value``: what was given for a true/false knob
+    not_int        ``value``: what was given for a number knob
+    too_small      ``minimum``, ``value``
+    too_large      ``maximum``, ``value``
+    deck_too_small ``decks``, ``cards`` (in them), ``payoff_size``, ``hand_size``, ``needed``
+                   (cards the deal takes); ``knob`` is "decks"
+    ============== ======================================================================
+    """
+
+    def __init__(self, code: str, message: str, *, knob: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.knob = knob
+        self.params: dict[str, Any] = params
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RulesError({self.code!r}, {self.message!r}, knob={self.knob!r}, **{self.params!r})"
 
 
 @dataclass(frozen=True, init=False)
@@ -50,7 +97,7 @@ class Rules:
     ) -> None:
         if unknown:
             name = sorted(unknown)[0]
-            raise ValueError(f"unknown rule {name!r}; the rules are: {', '.join(KNOBS)}")
+            raise _unknown(name)
         values: dict[str, object] = {
             "decks": decks,
             "hand_size": hand_size,
@@ -64,22 +111,52 @@ class Rules:
         for name, value in values.items():
             if name in _FLAGS:
                 if not isinstance(value, bool):
-                    raise ValueError(f"rule {name!r} must be true or false, not {value!r}")
+                    raise RulesError(
+                        "not_bool",
+                        f"rule {name!r} must be true or false, not {value!r}",
+                        knob=name,
+                        value=value,
+                    )
             elif isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"rule {name!r} must be an integer, not {value!r}")
-            elif value < 1:
-                raise ValueError(f"rule {name!r} must be at least 1, not {value}")
+                raise RulesError(
+                    "not_int",
+                    f"rule {name!r} must be an integer, not {value!r}",
+                    knob=name,
+                    value=value,
+                )
+            elif value < LIMITS[name][0]:
+                raise RulesError(
+                    "too_small",
+                    f"rule {name!r} must be at least {LIMITS[name][0]}, not {value}",
+                    knob=name,
+                    minimum=LIMITS[name][0],
+                    value=value,
+                )
             object.__setattr__(self, name, value)
-        if decks > MAX_DECKS:
-            raise ValueError(f"rule 'decks' must be at most {MAX_DECKS}, not {decks}")
-        for name in ("side_stacks", "center_stacks"):
-            if getattr(self, name) > MAX_STACKS:
-                raise ValueError(f"rule {name!r} must be at most {MAX_STACKS}")
+        for name, (_least, most) in LIMITS.items():
+            value = getattr(self, name)
+            if most is not None and value > most:
+                # A stack count's refusal names no value (as it always has).
+                said = f", not {value}" if name == "decks" else ""
+                raise RulesError(
+                    "too_large",
+                    f"rule {name!r} must be at most {most}{said}",
+                    knob=name,
+                    maximum=most,
+                    value=value,
+                )
         needed = 2 * payoff_size + 2 * hand_size
         if decks * 52 < needed:
-            raise ValueError(
+            raise RulesError(
+                "deck_too_small",
                 f"{decks} deck(s) hold {decks * 52} cards, too few to deal two pay-off piles "
-                f"of {payoff_size} and two hands of {hand_size} ({needed} cards)"
+                f"of {payoff_size} and two hands of {hand_size} ({needed} cards)",
+                knob="decks",
+                decks=decks,
+                cards=decks * 52,
+                payoff_size=payoff_size,
+                hand_size=hand_size,
+                needed=needed,
             )
 
     @property
@@ -97,10 +174,13 @@ class Rules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise ValueError(f"rules must be a mapping of knobs, not {type(data).__name__}")
+            kind = type(data).__name__
+            raise RulesError(
+                "not_mapping", f"rules must be a mapping of knobs, not {kind}", type=kind
+            )
         for key in data:
             if not isinstance(key, str):
-                raise ValueError(f"unknown rule {key!r}; the rules are: {', '.join(KNOBS)}")
+                raise _unknown(key)
         return cls(**data)
 
     def match_winner(self, points: Sequence[int]) -> int | None:
@@ -117,3 +197,12 @@ class Rules:
 
 KNOBS: tuple[str, ...] = tuple(f.name for f in fields(Rules))
 _FLAGS = frozenset({"king_on_empty", "refill_empty_hand"})
+
+
+def _unknown(name: object) -> RulesError:
+    return RulesError(
+        "unknown",
+        f"unknown rule {name!r}; the rules are: {', '.join(KNOBS)}",
+        knob=str(name),
+        knobs=KNOBS,
+    )

@@ -5,9 +5,10 @@ from typing import Any
 
 import pytest
 
-from engine import Game, IllegalMove, Outcome, Rules
+from engine import Game, IllegalMove, Outcome, Rules, RulesError
 from engine.cards import RANK
 from engine.rng import Rng
+from engine.rules import KNOBS, LIMITS, MAX_DECKS, MAX_STACKS
 from engine.testing import position
 
 ELEVEN = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"]
@@ -103,6 +104,118 @@ def test_the_deal_needs_enough_cards_exactly() -> None:
     Rules(decks=1, payoff_size=21, hand_size=5)  # 42 + 10 = 52 cards: just enough
     with pytest.raises(ValueError, match="too few"):
         Rules(decks=1, payoff_size=21, hand_size=6)
+
+
+@pytest.mark.parametrize(
+    ("call", "knob", "code", "params", "text"),
+    [
+        (
+            lambda: Rules(jokers=True),
+            "jokers",
+            "unknown",
+            {"knobs": KNOBS},
+            "unknown rule 'jokers'; the rules are: decks, hand_size, payoff_size, side_stacks, "
+            "center_stacks, king_on_empty, refill_empty_hand, match_target",
+        ),
+        (
+            lambda: Rules.from_dict({3: 1}),  # type: ignore[dict-item]
+            "3",
+            "unknown",
+            {"knobs": KNOBS},
+            "unknown rule 3; the rules are: " + ", ".join(KNOBS),
+        ),
+        (
+            lambda: Rules.from_dict([1, 2]),  # type: ignore[arg-type]
+            None,
+            "not_mapping",
+            {"type": "list"},
+            "rules must be a mapping of knobs, not list",
+        ),
+        (
+            lambda: Rules(king_on_empty=1),  # type: ignore[arg-type]
+            "king_on_empty",
+            "not_bool",
+            {"value": 1},
+            "rule 'king_on_empty' must be true or false, not 1",
+        ),
+        (
+            lambda: Rules(hand_size="5"),  # type: ignore[arg-type]
+            "hand_size",
+            "not_int",
+            {"value": "5"},
+            "rule 'hand_size' must be an integer, not '5'",
+        ),
+        (
+            lambda: Rules(decks=True),
+            "decks",
+            "not_int",
+            {"value": True},
+            "rule 'decks' must be an integer, not True",
+        ),
+        (
+            lambda: Rules(payoff_size=0),
+            "payoff_size",
+            "too_small",
+            {"minimum": 1, "value": 0},
+            "rule 'payoff_size' must be at least 1, not 0",
+        ),
+        (
+            lambda: Rules(decks=MAX_DECKS + 1),
+            "decks",
+            "too_large",
+            {"maximum": MAX_DECKS, "value": MAX_DECKS + 1},
+            f"rule 'decks' must be at most {MAX_DECKS}, not {MAX_DECKS + 1}",
+        ),
+        (
+            lambda: Rules(center_stacks=MAX_STACKS + 1),
+            "center_stacks",
+            "too_large",
+            {"maximum": MAX_STACKS, "value": MAX_STACKS + 1},
+            f"rule 'center_stacks' must be at most {MAX_STACKS}",
+        ),
+        (
+            lambda: Rules(decks=1, payoff_size=30),
+            "decks",
+            "deck_too_small",
+            {"decks": 1, "cards": 52, "payoff_size": 30, "hand_size": 5, "needed": 70},
+            "1 deck(s) hold 52 cards, too few to deal two pay-off piles of 30 and two hands "
+            "of 5 (70 cards)",
+        ),
+    ],
+)
+def test_a_refused_knob_says_which_knob_why_and_the_numbers(
+    call: Any, knob: str | None, code: str, params: dict[str, Any], text: str
+) -> None:
+    """RulesError carries what a translation needs; str() stays the engine's English, and it is
+    still a ValueError for every caller that catches that."""
+    with pytest.raises(RulesError) as info:
+        call()
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert (err.knob, err.code, err.params) == (knob, code, params)
+    assert str(err) == text
+    assert code in repr(err)
+
+
+def test_the_limits_are_the_ones_the_engine_enforces() -> None:
+    for knob, (least, most) in LIMITS.items():
+        assert knob in KNOBS
+        with pytest.raises(RulesError, match="at least") as info:
+            Rules(**{knob: least - 1})
+        assert info.value.code == "too_small"
+        if most is not None:
+            Rules(**{knob: most})  # the largest allowed value is allowed
+            with pytest.raises(RulesError) as info:
+                Rules(**{knob: most + 1})
+            assert info.value.code == "too_large"
+
+
+def test_a_game_state_with_impossible_rules_is_refused_with_the_rules_error() -> None:
+    state = Game.new(seed=3).to_dict()
+    state["rules"] = {"side_stacks": 0}
+    with pytest.raises(RulesError) as info:
+        Game.from_dict(state)
+    assert (info.value.knob, info.value.code) == ("side_stacks", "too_small")
 
 
 # ---------------------------------------------------------------- cards and the table
