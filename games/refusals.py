@@ -6,6 +6,10 @@ turns its ``code`` and ``params`` into a translatable sentence, read lazily: it 
 language active when the error frame or response is built. Cards are shown without words
 ("7♦", "10♠", "K♥"); stacks and ranks are words to translate. A code this module does not
 know keeps the engine's English text.
+
+Rules the engine refuses (``engine.RulesError``: an unknown knob, a value out of range, a deal
+the deck cannot hold) read the same way through ``rules_refusal_message``, which names the knob
+by its label (``KNOB_LABELS``, the labels of the rules form's fields) and gives the numbers.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from core.errors import lazy_format
 from engine.cards import KING, RANKS
+from engine.rules import KNOBS
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -220,4 +225,111 @@ def refusal_message(exc: Any, *, king_on_empty: bool = False) -> Promise | str:
     try:
         return build(dict(getattr(exc, "params", {}) or {}), king_on_empty=king_on_empty)
     except (KeyError, TypeError, ValueError, IndexError):
+        return str(exc)
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+#: Each knob of the rules as players read its name: the rules form's labels, the Rules page's
+#: Variants table and the rules' refusals.
+KNOB_LABELS: dict[str, Promise] = {
+    "payoff_size": _("Pay-off pile"),
+    "hand_size": _("Hand"),
+    # Translators: a rule setting: how many 52-card decks are shuffled together.
+    "decks": _("Decks"),
+    "side_stacks": _("Side stacks"),
+    "center_stacks": _("Center stacks"),
+    "king_on_empty": _("A King may start an empty center stack"),
+    "refill_empty_hand": _("An empty hand draws a new hand at once"),
+    "match_target": _("Points to win the match"),
+}
+
+
+def knob_label(knob: Any) -> Promise | str:
+    """A knob's label; a name that is no knob as it was given."""
+    return KNOB_LABELS.get(knob, str(knob)) if isinstance(knob, str) else str(knob)
+
+
+def _unknown_knob(knob: Any, params: dict[str, Any]) -> Promise:
+    return lazy_format(
+        # Translators: %(knob)s is a name a program sent as a rule setting; %(knobs)s lists the
+        # settings' names (API field names, kept in English).
+        _("“%(knob)s” is not a knob: choose from %(knobs)s."),
+        knob=knob,
+        knobs=", ".join(params.get("knobs") or KNOBS),
+    )
+
+
+def _not_mapping(knob: Any, params: dict[str, Any]) -> Promise:
+    return _("The rules must name each knob with its value.")
+
+
+def _not_bool(knob: Any, params: dict[str, Any]) -> Promise:
+    # Translators: %(knob)s is a rule setting's name, e.g. "A King may start an empty center stack".
+    return lazy_format(_("“%(knob)s” must be yes or no."), knob=knob_label(knob))
+
+
+def _not_int(knob: Any, params: dict[str, Any]) -> Promise:
+    # Translators: %(knob)s is a rule setting's name, e.g. "Pay-off pile".
+    return lazy_format(_("“%(knob)s” must be a whole number."), knob=knob_label(knob))
+
+
+def _too_small(knob: Any, params: dict[str, Any]) -> Promise:
+    return lazy_format(
+        # Translators: %(knob)s is a rule setting's name, e.g. "Pay-off pile".
+        _("“%(knob)s” must be at least %(minimum)d."),
+        knob=knob_label(knob),
+        minimum=int(params["minimum"]),
+    )
+
+
+def _too_large(knob: Any, params: dict[str, Any]) -> Promise:
+    return lazy_format(
+        # Translators: %(knob)s is a rule setting's name, e.g. "Pay-off pile".
+        _("“%(knob)s” must be at most %(maximum)d."),
+        knob=knob_label(knob),
+        maximum=int(params["maximum"]),
+    )
+
+
+def _deck_too_small(knob: Any, params: dict[str, Any]) -> Promise:
+    return lazy_format(
+        # Translators: the deck has %(cards)d cards in all (52 per deck); dealing takes
+        # %(needed)d: two pay-off piles of %(payoff_size)d cards and two hands of %(hand_size)d.
+        _(
+            "The deck is too small: it has %(cards)d cards, and two pay-off piles of "
+            "%(payoff_size)d and two hands of %(hand_size)d need %(needed)d. Add a deck, or "
+            "deal smaller piles or hands."
+        ),
+        cards=int(params["cards"]),
+        payoff_size=int(params["payoff_size"]),
+        hand_size=int(params["hand_size"]),
+        needed=int(params["needed"]),
+    )
+
+
+#: Every code of ``engine.RulesError`` → its message.
+RULES_MESSAGES = {
+    "unknown": _unknown_knob,
+    "not_mapping": _not_mapping,
+    "not_bool": _not_bool,
+    "not_int": _not_int,
+    "too_small": _too_small,
+    "too_large": _too_large,
+    "deck_too_small": _deck_too_small,
+}
+
+
+def rules_refusal_message(exc: Any) -> Promise | str:
+    """Why the rules were refused (``exc``, an ``engine.RulesError``), lazy, in the words of
+    the reader's language: the knob by its label, with the numbers. The engine's own English
+    text for a code or params this module does not know. The site's own narrower ranges (the
+    rules form's) are refused with the same words: an error built with the same code, knob and
+    params reads the same."""
+    build = RULES_MESSAGES.get(getattr(exc, "code", ""))
+    if build is None:
+        return str(exc)
+    try:
+        return build(getattr(exc, "knob", None), dict(getattr(exc, "params", {}) or {}))
+    except (KeyError, TypeError, ValueError):
         return str(exc)

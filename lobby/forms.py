@@ -1,19 +1,17 @@
 """The lobby's forms: the knobs of a casual match, for a seek, and with a username for a
-challenge. The knob fields are the bot lobby's (``games.forms.MatchCreateForm``), so the two
-lobbies offer the same choices and validate them the same way."""
+challenge. The knob fields are the site's one set (``games.forms.KnobsForm``, the bot lobby's
+too), so the two lobbies offer the same choices and validate them the same way."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import MatchCreateForm
+from games.forms import KnobsForm
 
 
-class RulesForm(MatchCreateForm):
-    """Every knob of ``MatchCreateForm`` and its ``rules`` in ``cleaned_data``; no bot."""
-
-    bot = None  # type: ignore[assignment]  # removes the inherited field (Django's idiom)
+class RulesForm(KnobsForm):
+    """The preset and every knob, and their ``rules`` in ``cleaned_data``."""
 
 
 class SeekForm(RulesForm):
@@ -29,7 +27,7 @@ class ChallengeForm(RulesForm):
         help_text=_("The name in their profile's address: /accounts/u/<username>/."),
     )
 
-    field_order = ["username", *MatchCreateForm.KNOBS]
+    field_order = ["username", *KnobsForm.KNOBS]
 
     def clean_username(self) -> str:
         return str(self.cleaned_data.get("username") or "").strip()

@@ -52,6 +52,9 @@ def rules_summary(rules: dict[str, Any]) -> str:
     if knobs.hand_size != _HOUSE.hand_size:
         # Translators: how many cards make a full hand.
         differs.append(_("hand of %(n)s") % {"n": knobs.hand_size})
+    if knobs.decks != _HOUSE.decks:
+        n = knobs.decks
+        differs.append(ngettext("%(n)s deck", "%(n)s decks", n) % {"n": n})
     if knobs.side_stacks != _HOUSE.side_stacks:
         n = knobs.side_stacks
         differs.append(ngettext("%(n)s side stack", "%(n)s side stacks", n) % {"n": n})

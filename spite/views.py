@@ -6,7 +6,6 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -14,9 +13,9 @@ from accounts.selectors import user_has_played, user_is_guest
 from core import jobs
 from core.i18n import duration_text
 from core.layer import bounded
-from games.forms import MatchCreateForm
 from games.models import BotLevel
 from games.presets import QUICK
+from games.refusals import KNOB_LABELS
 from games.selectors import matches_in_progress
 from lobby.selectors import challenge_data, challenges_pending
 
@@ -43,12 +42,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules; the Variants table names each knob as the lobby's form does."""
-    fields = MatchCreateForm.base_fields
-    labels = {name: fields[name].label for name in MatchCreateForm.KNOBS}
-    # Translators: a rule setting on the Rules page: how many 52-card decks are shuffled together.
-    labels["decks"] = _("Decks")
-    return render(request, "rules.html", {"knob_labels": labels})
+    """The rules; the Variants table names each knob as the rules form does."""
+    return render(request, "rules.html", {"knob_labels": KNOB_LABELS})
 
 
 def privacy(request: HttpRequest) -> HttpResponse:

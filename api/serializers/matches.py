@@ -1,8 +1,9 @@
 """Matches and challenges: what the API shows of them, and what it accepts to start one.
 
 The knobs a program may send are exactly the site's: ``RulesSerializer``'s fields are built from
-the lobby's ``RulesForm`` (the bot lobby's and the people lobby's knobs), and the form itself
-validates them, so the API and the site accept the same rules.
+the site's knob fields (``games.forms.KnobsForm``, the lobbies' and the admin's), and the lobby's
+``RulesForm`` validates them, so the API and the site accept the same rules and refuse them in
+the same words (``games.refusals.rules_refusal_message``).
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from rest_framework import serializers
 
 import engine
 from api.serializers.common import MatchSeatSerializer, PersonSerializer, match_seats
-from games.forms import MatchCreateForm
+from games.forms import KnobsForm, MatchCreateForm, knob_error_messages
 from games.models import BotLevel, Game, Match
+from games.refusals import rules_refusal_message
 from games.services import RESIGN_SCOPES
 from lobby.forms import RulesForm
 from lobby.models import Challenge
 
 _HOUSE = engine.Rules()
-HOUSE_KNOBS: dict[str, Any] = {name: getattr(_HOUSE, name) for name in MatchCreateForm.KNOBS}
+HOUSE_KNOBS: dict[str, Any] = {name: getattr(_HOUSE, name) for name in KnobsForm.KNOBS}
 
 
 def _form_errors(form: forms.Form) -> dict[str, list[str]]:
@@ -54,12 +56,19 @@ def _knob_field(name: str) -> serializers.Field:
         min_value=getattr(field, "min_value", None),
         max_value=getattr(field, "max_value", None),
         help_text=text,
+        # DRF formats these with str.format: the site's words have no braces to fill.
+        error_messages=knob_error_messages(name),
     )
 
 
-def _not_a_knob() -> str:
-    # Translators: %(knobs)s lists the rule knobs' names (API field names, kept in English).
-    return str(_("Not a knob: choose from %(knobs)s.")) % {"knobs": ", ".join(HOUSE_KNOBS)}
+def _not_a_knob(name: str) -> str:
+    return str(
+        rules_refusal_message(
+            engine.RulesError(
+                "unknown", f"unknown rule {name!r}", knob=name, knobs=tuple(HOUSE_KNOBS)
+            )
+        )
+    )
 
 
 class _RulesBase(serializers.Serializer):
@@ -70,7 +79,7 @@ class _RulesBase(serializers.Serializer):
         if isinstance(data, Mapping):
             unknown = sorted(str(k) for k in data if k not in HOUSE_KNOBS)
             if unknown:
-                raise serializers.ValidationError({k: [_not_a_knob()] for k in unknown})
+                raise serializers.ValidationError({k: [_not_a_knob(k)] for k in unknown})
         return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> engine.Rules:  # type: ignore[override]
@@ -87,7 +96,7 @@ RulesSerializer = type(
     {
         "__module__": __name__,
         "__doc__": _RulesBase.__doc__,
-        **{name: _knob_field(name) for name in MatchCreateForm.KNOBS},
+        **{name: _knob_field(name) for name in KnobsForm.KNOBS},
     },
 )
 

@@ -164,7 +164,7 @@ def test_a_bad_knob_names_the_knob(api, bob, alice_key) -> None:
         send(api, alice_key, opponent="bob", rules={"side_stacks": 9}), 400, "bad_message"
     )
     assert body["params"]["errors"] == {
-        "rules": {"side_stacks": ["Ensure this value is less than or equal to 6."]}
+        "rules": {"side_stacks": ["“Side stacks” must be at most 6."]}
     }
 
 

@@ -40,7 +40,7 @@ def test_the_lobby_offers_the_presets_with_quick_chosen_and_its_knobs_filled_in(
     form = response.context["form"]
     assert isinstance(form, MatchCreateForm)
     assert list(form.fields) == [
-        "preset", "bot", "payoff_size", "hand_size", "side_stacks", "center_stacks",
+        "preset", "bot", "payoff_size", "hand_size", "decks", "side_stacks", "center_stacks",
         "king_on_empty", "refill_empty_hand", "match_target",
     ]  # fmt: skip
     assert [value for value, _ in form.fields["bot"].choices] == ["random", "greedy", "expert"]

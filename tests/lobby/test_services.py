@@ -349,6 +349,9 @@ def test_rules_summaries() -> None:
     with translation.override("my"):  # Burmese separates with its own comma
         burmese = selectors.rules_summary(odd.to_dict())
     assert "၊ " in burmese and ", " not in burmese
+    assert selectors.rules_summary(engine.Rules(decks=3, payoff_size=30).to_dict()) == (
+        "Pay-off pile of 30, 3 decks, first to 50 points"
+    )
 
 
 # --- seeks -----------------------------------------------------------------------------------
