@@ -3,6 +3,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.admin import ScopedAdmin, ScopedTabularInline
+from games.admin_rules import RulesAdminMixin
 from games.models import Game, Match, Move
 
 
@@ -19,7 +20,10 @@ class GameInline(ScopedTabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(ScopedAdmin):
+class MatchAdmin(RulesAdminMixin, ScopedAdmin):
+    """A match; its rules are shown as a list, never changed (its games are dealt under them)."""
+
+    rules_editable = False
     list_display = [
         "id",
         "seat0",

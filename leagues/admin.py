@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from core.admin import Scope, ScopedAdmin, ScopedTabularInline, scope_register
 from core.errors import GameError
+from games.admin_rules import RulesAdminMixin
 from games.models import Match
 from leagues import services
 from leagues.models import (
@@ -110,7 +111,9 @@ class LeagueScopedAdmin(ScopedAdmin):
 
 
 @admin.register(League)
-class LeagueAdmin(LeagueScopedAdmin):
+class LeagueAdmin(RulesAdminMixin, LeagueScopedAdmin):
+    """A league; its rules through the preset and one field per knob (``RulesAdminMixin``)."""
+
     league_lookup = ""
     list_display = ["name", "slug", "status", "admission", "bots_ranked", "created_at"]
     list_filter = ["status", "admission", "bots_ranked"]

@@ -1,11 +1,12 @@
 from django.contrib import admin
 
 from core.admin import ScopedAdmin
+from games.admin_rules import RulesAdminMixin
 from lobby.models import Challenge, ChallengeLink, Presence, Seek
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(ScopedAdmin):
+class ChallengeAdmin(RulesAdminMixin, ScopedAdmin):
     list_display = ["id", "challenger", "challenged", "status", "created_at", "expires_at", "match"]
     list_filter = ["status"]
     search_fields = ["challenger__username", "challenged__username"]
@@ -16,7 +17,7 @@ class ChallengeAdmin(ScopedAdmin):
 
 
 @admin.register(Seek)
-class SeekAdmin(ScopedAdmin):
+class SeekAdmin(RulesAdminMixin, ScopedAdmin):
     list_display = ["id", "owner", "status", "taken_by", "created_at", "expires_at", "match"]
     list_filter = ["status"]
     search_fields = ["owner__username", "taken_by__username"]
@@ -27,7 +28,7 @@ class SeekAdmin(ScopedAdmin):
 
 
 @admin.register(ChallengeLink)
-class ChallengeLinkAdmin(ScopedAdmin):
+class ChallengeLinkAdmin(RulesAdminMixin, ScopedAdmin):
     list_display = ["id", "maker", "status", "used_by", "created_at", "expires_at", "challenge"]
     list_filter = ["status"]
     search_fields = ["maker__username", "used_by__username"]
