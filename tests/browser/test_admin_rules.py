@@ -43,7 +43,8 @@ def test_a_moderator_sets_the_rules_with_a_preset_and_the_knobs(
     url = f"{base}/admin/leagues/league/{league}/change/"
     page.goto(url)
 
-    payoff, target = page.get_by_label("Pay-off pile:"), page.get_by_label("Points to win the match:")
+    payoff = page.get_by_label("Pay-off pile:")
+    target = page.get_by_label("Points to win the match:")
     custom = page.locator("input[name=preset][value=custom]")
     expect(page.locator("input[name=preset][value=full]")).to_be_checked()  # the house rules
     page.get_by_label("Standard: ").check()
