@@ -155,7 +155,7 @@ def test_the_play_lobby_with_an_error(sized, live_server_url) -> None:
     page.get_by_text("Custom rules").click()
     page.get_by_label("Pay-off pile").fill("999")
     page.get_by_role("button", name="Start the match").click()
-    expect(page.locator(".errorlist")).to_contain_text("less than or equal to 30")
+    expect(page.locator(".errorlist")).to_contain_text("“Pay-off pile” must be at most 30.")
     assert_no_serious_violations(page, context=f"the play lobby with an error, {sized.size}")
 
 
