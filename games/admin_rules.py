@@ -23,7 +23,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 import engine
 from games.forms import KnobsForm
@@ -93,23 +92,31 @@ class RulesAdminForm(KnobsForm, forms.ModelForm):
         return cleaned
 
 
+#: What a true/false knob's value says, as the league page says it (leagues.selectors).
+FLAG_LINES = {
+    "king_on_empty": (
+        _("A King may start an empty center stack"),
+        _("Only an Ace starts an empty center stack"),
+    ),
+    "refill_empty_hand": (
+        _("An empty hand refills during the turn"),
+        _("An empty hand waits for the next turn"),
+    ),
+}
+
+
 def rules_list(rules: Mapping[str, Any] | None) -> SafeString:
-    """Every knob of stored rules as a list an organiser reads: "Pay-off pile: 20"."""
+    """Every knob of stored rules as a list an organiser reads: "Pay-off pile: 20", and what a
+    true/false knob means ("Only an Ace starts an empty center stack")."""
     knobs = _shown_rules(rules).to_dict()
-    yes, no = pgettext_lazy("rule setting value", "yes"), pgettext_lazy("rule setting value", "no")
-
-    def shown(value: Any) -> Any:
-        if isinstance(value, bool):
-            return yes if value else no
-        return value
-
+    lines = [
+        FLAG_LINES[name][0 if knobs[name] else 1]
+        if name in FLAG_LINES
+        else format_html("{}: {}", KNOB_LABELS[name], knobs[name])
+        for name in KnobsForm.KNOBS
+    ]
     return format_html(
-        '<ul class="rules-list">{}</ul>',
-        format_html_join(
-            "",
-            "<li>{}: {}</li>",
-            ((KNOB_LABELS[name], shown(knobs[name])) for name in KnobsForm.KNOBS),
-        ),
+        '<ul class="rules-list">{}</ul>', format_html_join("", "<li>{}</li>", ((x,) for x in lines))
     )
 
 

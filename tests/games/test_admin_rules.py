@@ -81,7 +81,7 @@ def test_a_match_s_rules_are_shown_as_a_list_and_never_change(client, root, huma
     html = page.content.decode()
     assert f"<li>Pay-off pile: {SMALL.payoff_size}</li>" in html
     assert "<li>Decks: 2</li>" in html
-    assert "<li>An empty hand draws a new hand at once: yes</li>" in html
+    assert "<li>An empty hand refills during the turn</li>" in html
 
     response = client.post(url, {**form_data(page), "rules": '{"payoff_size": 30}'})
     assert response.status_code == 302
@@ -95,7 +95,7 @@ def test_the_list_reads_in_the_reader_s_language(marked) -> None:
     with translation.override("vi"):
         html = str(rules_list(engine.Rules(king_on_empty=False).to_dict()))
     assert "<li>[vi]Hand: 5</li>" in html
-    assert "<li>[vi]A King may start an empty center stack: [vi]no</li>" in html
+    assert "<li>[vi]Only an Ace starts an empty center stack</li>" in html
 
 
 def test_stored_rules_the_engine_refuses_are_shown_as_the_house_rules() -> None:
