@@ -168,6 +168,40 @@ def test_a_bad_knob_names_the_knob(api, bob, alice_key) -> None:
     }
 
 
+def test_bad_knobs_are_refused_in_the_site_s_words_in_the_request_s_language(
+    api, bob, alice_key, marked
+) -> None:
+    """The same words as the lobby's forms and the admin (games.refusals.rules_refusal_message)."""
+    rules = {"side_stacks": 9, "payof_size": 5}
+    response = api.post(
+        "/api/v1/challenges/",
+        {"opponent": "bob", "rules": rules},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="bn",
+        **auth(alice_key),
+    )
+    errors = refusal(response, 400, "bad_message")["params"]["errors"]["rules"]
+    assert errors["payof_size"][0].startswith("[bn]“payof_size” is not a knob: choose from ")
+    response = api.post(
+        "/api/v1/challenges/",
+        {"opponent": "bob", "rules": {"side_stacks": 9, "decks": 1, "payoff_size": 30}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="vi",
+        **auth(alice_key),
+    )
+    errors = refusal(response, 400, "bad_message")["params"]["errors"]["rules"]
+    assert errors == {"side_stacks": ["[vi]“[vi]Side stacks” must be at most 6."]}
+    response = api.post(
+        "/api/v1/challenges/",
+        {"opponent": "bob", "rules": {"decks": 1, "payoff_size": 30}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="vi",
+        **auth(alice_key),
+    )
+    errors = refusal(response, 400, "bad_message")["params"]["errors"]["rules"]
+    assert errors["non_field_errors"][0].startswith("[vi]The deck is too small: it has 52 cards")
+
+
 def test_sending_refusals_keep_the_lobby_codes(api, alice, bob, carol, alice_key, settings) -> None:
     refusal(send(api, alice_key, opponent="nobody"), 404, "not_found")
     refusal(send(api, alice_key, opponent="bob", league="nowhere"), 404, "not_found")
