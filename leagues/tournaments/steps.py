@@ -257,7 +257,7 @@ def _result_says(p: TournamentMatch) -> list[str]:
     elif p.match_id is not None and p.match.status == Match.Status.ACTIVE:
         moved = ts.moved_seats([p.match_id])[p.match_id]
         if ts.absent_players(p, moved):
-            says.append(_("Their match has not begun for both players: it is called off."))
+            says.append(_("Their match has not begun (a player has not moved): it is called off."))
         else:
             says.append(
                 _(
