@@ -502,3 +502,55 @@ def test_a_moderator_who_is_not_staff_creates_a_tournament_with_entrants(client,
     # once it has started, its entrants and its league are no longer edited here
     html = page(client, t)
     assert 'name="entries-0-user"' not in html and 'name="league"' not in html
+
+
+def form_fields(html: str) -> dict[str, Any]:
+    """The values a browser would post from the admin's change form."""
+    from html.parser import HTMLParser
+
+    class Form(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.data: dict[str, Any] = {}
+            self.inside = False
+            self.select: str | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            if tag == "form" and a.get("id") == "tournament_form":
+                self.inside = True
+            if not self.inside or not a.get("name"):
+                if tag == "option" and self.select and "selected" in a:
+                    self.data[self.select] = a.get("value")
+                return
+            name = str(a["name"])
+            if tag == "input" and a.get("type") == "checkbox":
+                if "checked" in a:
+                    self.data[name] = "on"
+            elif tag == "input" and a.get("type") not in ("submit", "button"):
+                self.data[name] = a.get("value") or ""
+            elif tag == "select":
+                self.select = name
+                self.data.setdefault(name, "")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "form":
+                self.inside = False
+            if tag == "select":
+                self.select = None
+
+    parser = Form()
+    parser.feed(html)
+    return parser.data
+
+
+def test_the_organiser_saves_a_running_tournaments_form(client, organiser, league):
+    t = cup(league, 4)
+    client.force_login(organiser)
+    data = form_fields(page(client, t))
+    data["name"] = "Spring Cup"
+    data["rounds"] = "2"
+    response = client.post(reverse("admin:leagues_tournament_change", args=[t.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t.refresh_from_db()
+    assert t.name == "Spring Cup" and t.rounds == 2 and t.entries.count() == 4
