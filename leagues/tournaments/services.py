@@ -521,7 +521,7 @@ def tournament_round_close_after(match: Match) -> None:
 
 
 def pair_name(p: TournamentMatch) -> Any:
-    """ "Alice v Bob" (a bye: the player's name)."""
+    """The pairing as people read it, "Alice v Bob" (a bye: the player's name)."""
     if p.second_id is None:
         return p.first.public_name
     # Translators: a tournament pairing: the first player's name, then the second's.
