@@ -19,7 +19,10 @@ The site's ``AdminSite`` (``SiteAdmin``, installed by
 ``core.admin_config.SiteAdminConfig`` in place of ``django.contrib.admin``) opens to active
 staff, as Django's does, and to any active user an app's registered access check lets in (the
 leagues app: a league's moderators, who need not be staff; docs/tournaments.md, "Who may do
-what"). What they then see is each model admin's own permissions and scope.
+what"). What they then see is each model admin's own permissions and scope. An autocomplete field an
+app registers (``autocomplete_register``) answers them too, with the rows the app chooses: a
+league's moderator picks a tournament's entrants among their leagues' members without seeing
+the accounts admin.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
@@ -60,11 +64,48 @@ class SiteLoginForm(AdminAuthenticationForm):
             raise self.get_invalid_login_error()
 
 
+#: An autocomplete field's answer for whoever may not view the related model's admin:
+#: ``answer(request, term)`` gives the rows to offer, or None to refuse.
+AutocompleteAnswer = Callable[[HttpRequest, str], "QuerySet[Any] | None"]
+
+_autocompletes: dict[tuple[type[Model], str], AutocompleteAnswer] = {}
+
+
+def autocomplete_register(model: type[Model], field_name: str, answer: AutocompleteAnswer) -> None:
+    """Let ``answer`` serve the admin's autocomplete of ``model.field_name`` (for example a
+    tournament entry's player) to someone without the view permission on the related model
+    (a league's moderator, who may not browse the accounts)."""
+    _autocompletes[(model, field_name)] = answer
+
+
+class SiteAutocompleteView(AutocompleteJsonView):
+    """Django's autocomplete, which answers those who may view the related model's admin;
+    a field registered with ``autocomplete_register`` also answers the others, with the rows
+    its answer gives (and only those)."""
+
+    answered: QuerySet[Any] | None = None
+
+    def has_perm(self, request: HttpRequest, obj: Any = None) -> bool:
+        if super().has_perm(request, obj):
+            return True
+        answer = _autocompletes.get((self.source_field.model, self.source_field.name))
+        self.answered = answer(request, self.term) if answer is not None else None
+        return self.answered is not None
+
+    def get_queryset(self) -> QuerySet[Any]:
+        if self.answered is not None:
+            return self.answered
+        return super().get_queryset()
+
+
 class SiteAdmin(admin.AdminSite):
     login_form = SiteLoginForm
 
     def has_permission(self, request: HttpRequest) -> bool:
         return admin_opens_to(request.user)
+
+    def autocomplete_view(self, request: HttpRequest) -> Any:
+        return SiteAutocompleteView.as_view(admin_site=self)(request)
 
 
 def scope_register(model: type[Model], scope: Scope) -> None:

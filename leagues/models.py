@@ -450,6 +450,15 @@ class TournamentMatch(models.Model):
     source = models.CharField(
         _("result source"), max_length=8, choices=Source.choices, default="", blank=True
     )
+    result_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("result set by"),
+        help_text=_("the organiser who set the result by hand (empty: the match or the site)"),
+    )
 
     class Meta:
         verbose_name_plural = _("tournament pairings")

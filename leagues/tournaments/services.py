@@ -127,22 +127,30 @@ def tournament_create(
     )
 
 
+# Each organiser's step has its refusal here: ``None`` when the step may be taken now, else why
+# not. The services refuse with it (under their lock), and ``steps.tournament_step`` reads the
+# same function to show a step's button or refuse a stale one, so the page and the services
+# never disagree.
+
+
+def open_registration_refusal(t: Tournament) -> Any:
+    if t.status != Tournament.Status.DRAFT:
+        return lazy_format(
+            _("%(tournament)s: registration opens only from a draft."), tournament=t.name
+        )
+    if not t.league.is_active:
+        return lazy_format(_("%(league)s is archived."), league=t.league.name)
+    return None
+
+
 def tournament_open_registration(*, tournament: Tournament) -> Tournament:
     """draft → registration. Refused (forbidden) from any other status or in an archived
     league."""
     with transaction.atomic():
         t = _lock(tournament)
-        if t.status != Tournament.Status.DRAFT:
-            raise GameError(
-                FORBIDDEN,
-                lazy_format(
-                    _("%(tournament)s: registration opens only from a draft."), tournament=t.name
-                ),
-            )
-        if not t.league.is_active:
-            raise GameError(
-                FORBIDDEN, lazy_format(_("%(league)s is archived."), league=t.league.name)
-            )
+        refusal = open_registration_refusal(t)
+        if refusal is not None:
+            raise GameError(FORBIDDEN, refusal)
         t.status = Tournament.Status.REGISTRATION
         t.save(update_fields=["status", "updated_at"])
     return t
@@ -280,27 +288,27 @@ def _abort_match(match_id: int | None) -> None:
         game_abort(game_id=game.pk)  # by the site, not by a player
 
 
+def start_refusal(t: Tournament) -> Any:
+    if t.status != Tournament.Status.REGISTRATION:
+        return lazy_format(
+            _("%(tournament)s can start only while registration is open."), tournament=t.name
+        )
+    if t.entries.filter(status=Entry.Status.REGISTERED).count() < 2:
+        return lazy_format(
+            _("%(tournament)s needs at least two entrants to start."), tournament=t.name
+        )
+    return None
+
+
 def tournament_start(*, tournament: Tournament) -> Tournament:
     """registration → running: seed the entrants by their league rating now, and open round
     one (its pairings and matches). Needs at least two entrants."""
     with transaction.atomic():
         t = _lock(tournament)
-        if t.status != Tournament.Status.REGISTRATION:
-            raise GameError(
-                FORBIDDEN,
-                lazy_format(
-                    _("%(tournament)s can start only while registration is open."),
-                    tournament=t.name,
-                ),
-            )
+        refusal = start_refusal(t)
+        if refusal is not None:
+            raise GameError(FORBIDDEN, refusal)
         entries = list(t.entries.filter(status=Entry.Status.REGISTERED))
-        if len(entries) < 2:
-            raise GameError(
-                FORBIDDEN,
-                lazy_format(
-                    _("%(tournament)s needs at least two entrants to start."), tournament=t.name
-                ),
-            )
         ratings = {m.user_id: m.rating for m in Membership.objects.filter(league_id=t.league_id)}
         for e in entries:
             e.seed_rating = ratings.get(e.user_id, 1500.0)
@@ -512,29 +520,83 @@ def tournament_round_close_after(match: Match) -> None:
         tournament_round_close(round=pairing.round)
 
 
+def pair_name(p: TournamentMatch) -> Any:
+    """The pairing as people read it, "Alice v Bob" (a bye: the player's name)."""
+    if p.second_id is None:
+        return p.first.public_name
+    # Translators: a tournament pairing: the first player's name, then the second's.
+    return lazy_format(
+        _("%(first)s v %(second)s"), first=p.first.public_name, second=p.second.public_name
+    )
+
+
+def pairing_result_refusal(p: TournamentMatch, *, correction: bool = False) -> Any:
+    """Why an organiser may not set ``p``'s result now (None: they may). A correction (the
+    pairing's own admin page) may change any result but a bye's; the tournament page's step
+    only decides a pairing of the open round that has no result from its match: one without
+    a result yet, a forfeit or an organiser's result."""
+    if p.second_id is None:
+        return _("A bye has no result to set.")
+    if correction:
+        return None
+    t = p.round.tournament
+    if t.status != Tournament.Status.RUNNING:
+        return lazy_format(_("%(tournament)s is not running."), tournament=t.name)
+    if p.round.status != Round.Status.OPEN:
+        return lazy_format(_("Round %(round)s is closed: its results stand."), round=p.round.number)
+    if p.source == TournamentMatch.Source.PLAYED:
+        return lazy_format(
+            _("%(pairing)s was played to its end: its result stands."), pairing=pair_name(p)
+        )
+    return None
+
+
 def pairing_result_set(
-    *, pairing: TournamentMatch, winner_id: int | None, forfeit: bool = False
+    *,
+    pairing: TournamentMatch,
+    winner_id: int | None,
+    forfeit: bool = False,
+    by: Any = None,
+    correction: bool = False,
 ) -> TournamentMatch:
-    """An admin sets or corrects a pairing's result. When the pairing's ranked match is
-    finished and the winner changes, the match's winning seat changes too and the league's
-    ratings are recomputed from every rated match (``league_ratings_recompute``). A round
-    whose last result this was closes (and the next is paired)."""
+    """An organiser (``by``, kept in ``result_set_by``) sets a pairing's result: a winner (by
+    forfeit or not), a draw, or a double forfeit (no winner, ``forfeit``). An elimination
+    match needs a winner or a double forfeit. Refused as ``pairing_result_refusal`` says:
+    the tournament page's step decides a pairing of the open round whose match has not given
+    its result; ``correction`` (the pairing's admin page) changes any result but a bye's.
+
+    An unfinished match is called off when nobody has moved for both seats yet (else it
+    plays on, and the result set here stands). When the pairing's ranked match is finished
+    and the winner changes, the match's winning seat changes too and the league's ratings are
+    recomputed from every rated match (``league_ratings_recompute``). A round whose last
+    result this was closes (and the next is paired)."""
     from leagues.services import league_ratings_recompute
 
     with transaction.atomic():
         p = (
             TournamentMatch.objects.select_for_update()
-            .select_related("round__tournament__league")
+            .select_related("round__tournament__league", "first", "second")
             .get(pk=pairing.pk)
         )
-        if p.second_id is None:
-            raise GameError(FORBIDDEN, _("A bye has no result to set."))
+        refusal = pairing_result_refusal(p, correction=correction)
+        if refusal is not None:
+            raise GameError(FORBIDDEN, refusal)
         if winner_id not in (p.first_id, p.second_id, None):
             raise GameError(FORBIDDEN, _("The winner must be one of the pair."))
+        if (
+            winner_id is None
+            and not forfeit
+            and p.round.tournament.format == Tournament.Format.ELIMINATION
+        ):
+            raise GameError(
+                FORBIDDEN,
+                _("An elimination match needs a winner: choose one, or a double forfeit."),
+            )
         p.winner_id = winner_id
         p.forfeit = forfeit
         p.source = TournamentMatch.Source.ADMIN
-        p.save(update_fields=["winner", "forfeit", "source"])
+        p.result_set_by = by if getattr(by, "pk", None) else None
+        p.save(update_fields=["winner", "forfeit", "source", "result_set_by"])
         match = Match.objects.select_for_update().filter(pk=p.match_id).first()
         if match is not None and match.status == Match.Status.FINISHED and winner_id:
             seat = 0 if match.user0_id == winner_id else 1
@@ -549,40 +611,207 @@ def pairing_result_set(
     return p
 
 
+# --- no-shows, closing a round by hand, finishing ----------------------------------------------
+
+
+def no_show_wait(tournament: Tournament) -> timedelta:
+    """How long after its pairing a player who has not moved in their match is late: the
+    league's turn time limit."""
+    return timedelta(seconds=tournament.league.turn_time_limit)
+
+
+def moved_seats(match_ids: Any) -> dict[int, set[int]]:
+    """The seats that have moved in each match (in any of its games; a taken-back move too)."""
+    seats: dict[int, set[int]] = {match_id: set() for match_id in match_ids}
+    for match_id, seat in (
+        Move.objects.filter(game__match_id__in=list(seats))
+        .values_list("game__match_id", "seat")
+        .order_by()
+        .distinct()
+    ):
+        seats[match_id].add(seat)
+    return seats
+
+
+def absent_players(p: TournamentMatch, moved: set[int]) -> set[int]:
+    """The players of a pairing without a result who have never moved in its match (both,
+    when it has no match)."""
+    if p.match_id is None:
+        return {i for i in (p.first_id, p.second_id) if i is not None}
+    return {p.match.user_id_at(seat) for seat in (0, 1) if seat not in moved} - {None}
+
+
+def is_late(p: TournamentMatch, moved: set[int], *, now: Any, wait: timedelta) -> bool:
+    """Whether a pairing without a result is a no-show: its match, still active, was made at
+    least ``wait`` ago and a player has never moved in it."""
+    return (
+        not p.has_result
+        and p.match_id is not None
+        and p.match.status == Match.Status.ACTIVE
+        and p.match.created_at <= now - wait
+        and bool(absent_players(p, moved))
+    )
+
+
+def pending_pairings(rnd: Round) -> tuple[list[TournamentMatch], dict[int, set[int]]]:
+    """The round's pairings without a result, and the seats that moved in their matches."""
+    pending = list(
+        rnd.pairings.filter(source="").select_related("first", "second", "match").order_by("board")
+    )
+    return pending, moved_seats([p.match_id for p in pending if p.match_id])
+
+
 def tournament_forfeit_no_shows(
     *, tournament: Tournament, after: timedelta | None = None, now: Any = None
 ) -> int:
-    """Forfeit the open round's pairings whose match, created longer than ``after`` ago
-    (default: the league's turn time limit), still has a seat that never moved: the one who
-    moved wins by forfeit; neither moved: a double forfeit. The match is aborted. Returns how
-    many pairings were forfeited."""
+    """Forfeit the open round's no-shows (``is_late``: a match made longer than ``after``
+    ago, by default ``no_show_wait``, where a player has never moved): the one who moved wins
+    by forfeit; neither moved: a double forfeit. The match is called off. Returns how many
+    pairings were forfeited."""
     now = now or timezone.now()
     if after is None:
-        after = timedelta(seconds=tournament.league.turn_time_limit)
+        after = no_show_wait(tournament)
     count = 0
     with transaction.atomic():
         t = _lock(tournament)
         rnd = t.round_set.filter(status=Round.Status.OPEN).first()
         if rnd is None:
             return 0
-        for p in rnd.pairings.select_for_update().filter(source="", match__isnull=False):
-            match = Match.objects.get(pk=p.match_id)
-            if match.status != Match.Status.ACTIVE or match.created_at > now - after:
-                continue
-            moved = set(
-                Move.objects.filter(game__match=match)
-                .values_list("seat", flat=True)
-                .order_by()
-                .distinct()
-            )
-            absent = {match.user_id_at(s) for s in (0, 1) if s not in moved}
-            if not absent:
-                continue
-            _forfeit(p, absent)
-            count += 1
+        list(rnd.pairings.select_for_update().filter(source=""))
+        pending, moved = pending_pairings(rnd)
+        for p in pending:
+            if is_late(p, moved.get(p.match_id, set()), now=now, wait=after):
+                _forfeit(p, absent_players(p, moved[p.match_id]))
+                count += 1
         if count:
             tournament_round_close(round=rnd)
     return count
+
+
+def forfeit_no_shows_refusal(t: Tournament, *, now: Any = None) -> Any:
+    """Why the organiser may not forfeit no-shows now (None: they may): nobody is late."""
+    if t.status != Tournament.Status.RUNNING:
+        return lazy_format(_("%(tournament)s is not running."), tournament=t.name)
+    rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+    if rnd is None:
+        return _("No round is open.")
+    now = now or timezone.now()
+    wait = no_show_wait(t)
+    pending, moved = pending_pairings(rnd)
+    if not any(is_late(p, moved.get(p.match_id or 0, set()), now=now, wait=wait) for p in pending):
+        from core.i18n import lazy_duration
+
+        return lazy_format(
+            _(
+                "Nobody in round %(round)s is late yet: a player is late when %(wait)s have "
+                "passed since the pairing without a move of theirs."
+            ),
+            round=rnd.number,
+            wait=lazy_duration(wait.total_seconds()),
+        )
+    return None
+
+
+def in_play(rnd: Round) -> list[TournamentMatch]:
+    """The round's pairings without a result in which both players have moved: a match in
+    play (or one that ended without giving a result). Closing the round waits for them."""
+    pending, moved = pending_pairings(rnd)
+    return [p for p in pending if not absent_players(p, moved.get(p.match_id or 0, set()))]
+
+
+def round_close_refusal(t: Tournament) -> Any:
+    """Why the organiser may not close the open round now (None: they may)."""
+    if t.status != Tournament.Status.RUNNING:
+        return lazy_format(_("%(tournament)s is not running."), tournament=t.name)
+    rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+    if rnd is None:
+        return _("No round is open.")
+    playing = in_play(rnd)
+    if playing:
+        from core.i18n import spoken_list
+
+        return lazy_format(
+            _(
+                "Round %(round)s cannot close while a match is in play: %(pairings)s. Let it "
+                "end, or set its result first."
+            ),
+            round=rnd.number,
+            pairings=spoken_list(str(pair_name(p)) for p in playing),
+        )
+    return None
+
+
+def tournament_round_end(*, tournament: Tournament) -> Round:
+    """The organiser closes the open round now: each pairing without a result whose match a
+    player never moved in is forfeited (the one who moved wins; neither: a double forfeit;
+    the match is called off), then the round closes and the next is paired, or the
+    tournament finishes. Refused (``round_close_refusal``) while a match is in play."""
+    with transaction.atomic():
+        t = _lock(tournament)
+        refusal = round_close_refusal(t)
+        if refusal is not None:
+            raise GameError(FORBIDDEN, refusal)
+        rnd = t.round_set.get(status=Round.Status.OPEN)
+        list(rnd.pairings.select_for_update().filter(source=""))
+        pending, moved = pending_pairings(rnd)
+        for p in pending:
+            _forfeit(p, absent_players(p, moved.get(p.match_id or 0, set())))
+        tournament_round_close(round=rnd)
+    return rnd
+
+
+def round_begun(rnd: Round) -> bool:
+    """Whether anything has happened in the round beyond its pairing: a move in one of its
+    matches, or a result other than a bye or a withdrawn player's forfeit made with it."""
+    if (
+        rnd.pairings.filter(
+            source__in=[TournamentMatch.Source.PLAYED, TournamentMatch.Source.ADMIN]
+        ).exists()
+        or rnd.pairings.filter(source=TournamentMatch.Source.FORFEIT, match__isnull=False).exists()
+    ):
+        return True
+    return Move.objects.filter(game__match__tournament_pairing__round=rnd).exists()
+
+
+def finish_refusal(t: Tournament) -> Any:
+    """Why the organiser may not finish the tournament now (None: they may): it finishes
+    between rounds, while no round is open or the one just paired has not begun."""
+    if t.status != Tournament.Status.RUNNING:
+        return lazy_format(_("%(tournament)s is not running."), tournament=t.name)
+    rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+    if rnd is not None and round_begun(rnd):
+        return lazy_format(
+            _(
+                "Round %(round)s is under way: the tournament finishes between rounds, once "
+                "round %(round)s is closed and before anyone plays in the next."
+            ),
+            round=rnd.number,
+        )
+    return None
+
+
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """The organiser finishes the running tournament now, between rounds: a round paired but
+    not begun is called off (its matches aborted, its pairings and the round deleted), and
+    the standings of the rounds played are final. Refused (``finish_refusal``) while a round
+    is under way: its matches unfinished or its results coming in."""
+    with transaction.atomic():
+        t = _lock(tournament)
+        refusal = finish_refusal(t)
+        if refusal is not None:
+            raise GameError(FORBIDDEN, refusal)
+        rnd = t.round_set.filter(status=Round.Status.OPEN).first()
+        if rnd is not None:
+            for match_id in rnd.pairings.filter(match__isnull=False).values_list(
+                "match_id", flat=True
+            ):
+                _abort_match(match_id)
+            rnd.delete()
+            t.current_round = rnd.number - 1
+        t.status = Tournament.Status.FINISHED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["status", "finished_at", "current_round", "updated_at"])
+    return t
 
 
 # --- the bots' autoplay -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""The tournament admin through the test client: the actions (open registration, start,
-close a round and pair the next, set a result, export standings as CSV), league archiving,
-and who may do what (staff with permissions; a league's moderator for that league only;
-non-staff refused)."""
+"""The tournament admin through the test client: a whole tournament run from its page's steps
+(open registration, start), results set and corrected on the pairings' admin, the standings
+exported as CSV, league archiving, and who may do what (staff with permissions; a league's
+moderator for that league only; others refused). The page itself and each step in detail:
+test_admin_page.py."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ def four(league: League) -> list:
 
 
 def act(client, action: str, tournament: Tournament, **extra):
+    """A change list action on ``tournament``."""
     return client.post(
         reverse(CHANGELIST),
         {"action": action, "_selected_action": [tournament.pk], **extra},
@@ -48,8 +50,15 @@ def act(client, action: str, tournament: Tournament, **extra):
     )
 
 
+def step(client, name: str, tournament: Tournament):
+    """Take a step on the tournament's page (its confirmation's POST)."""
+    return client.post(
+        reverse("admin:leagues_tournament_step", args=[tournament.pk, name]), follow=True
+    )
+
+
 @pytest.mark.django_db(transaction=True)  # rounds close once a match's end commits
-def test_the_whole_tournament_through_the_admin_actions(client, superuser, league):
+def test_the_whole_tournament_through_the_admin(client, superuser, league):
     users = four(league)
     client.force_login(superuser)
     response = client.post(
@@ -73,19 +82,15 @@ def test_the_whole_tournament_through_the_admin_actions(client, superuser, leagu
     assert t.created_by == superuser and t.status == "draft"
     assert "Spring Swiss" in client.get(reverse(CHANGELIST)).content.decode()
 
-    act(client, "open_registration", t)
+    step(client, "open", t)
     t.refresh_from_db()
     assert t.status == "registration"
     for user in users:
         ts.tournament_register(tournament=t, user=user)
-    page = act(client, "start", t).content.decode()
+    page = step(client, "start", t).content.decode()
     assert "started; round 1 is paired" in page
     t.refresh_from_db()
     assert t.status == "running" and t.current_round == 1
-
-    # closing a round whose matches are unfinished is refused
-    page = act(client, "close_round", t).content.decode()
-    assert "without a result" in page
 
     # the admin sets each result of round 1 (the matches are unplayed: they are aborted)
     for pairing in TournamentMatch.objects.filter(round__number=1):
@@ -151,8 +156,8 @@ def test_a_moderator_manages_their_league_only(client, league):
     assert client.get(reverse("admin:leagues_tournament_change", args=[mine.pk])).status_code == 200
     response = client.get(reverse("admin:leagues_tournament_change", args=[theirs.pk]))
     assert response.status_code in (302, 403, 404)
-    act(client, "open_registration", theirs)  # not in their queryset: nothing happens
-    act(client, "open_registration", mine)
+    assert step(client, "open", theirs).status_code == 404  # not in their rows
+    step(client, "open", mine)
     mine.refresh_from_db()
     theirs.refresh_from_db()
     assert mine.status == "registration" and theirs.status == "draft"
@@ -186,13 +191,13 @@ def test_staff_without_permissions_nor_leagues_and_players_are_refused(client, l
     staff = UserFactory(username="plainstaff", is_staff=True)
     client.force_login(staff)
     assert client.get(reverse(CHANGELIST)).status_code == 403
-    act(client, "open_registration", t)
+    step(client, "open", t)
     player = UserFactory(username="player")
     join(league, player)  # a member, not a moderator
     client.force_login(player)
     response = client.get(reverse(CHANGELIST))
     assert response.status_code == 302 and "/login/" in response["Location"]
-    act(client, "open_registration", t)
+    step(client, "open", t)
     t.refresh_from_db()
     assert t.status == "draft"
 
@@ -203,7 +208,7 @@ def test_a_moderator_who_is_not_staff_runs_their_league_in_the_admin(client, lea
     join(league, moderator, role=Membership.Role.MODERATOR)
     client.force_login(moderator)
     assert client.get(reverse(CHANGELIST)).status_code == 200
-    act(client, "open_registration", t)
+    step(client, "open", t)
     t.refresh_from_db()
     assert t.status == "registration"
 

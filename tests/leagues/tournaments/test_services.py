@@ -247,7 +247,7 @@ def test_an_admin_correction_recomputes_the_ratings(league):
     ts.tournament_autoplay(tournament=t)
     first = TournamentMatch.objects.filter(round__tournament=t, round__number=1).first()
     loser = first.second_id if first.winner_id == first.first_id else first.first_id
-    ts.pairing_result_set(pairing=first, winner_id=loser)
+    ts.pairing_result_set(pairing=first, winner_id=loser, correction=True)
     first.refresh_from_db()
     assert first.winner_id == loser and first.source == "admin"
     assert first.match.user_id_at(first.match.winner) == loser
