@@ -82,14 +82,16 @@ def knob_error_messages(knob: str) -> dict[str, Any]:
     }
 
 
-def _knob_field(knob: str) -> forms.Field:
+def knob_field(knob: str, *, required: bool | None = None) -> forms.Field:
+    """A knob's labelled field with its help text and range (``required``: default, every knob
+    but ``OPTIONAL_KNOBS``)."""
     house = getattr(_HOUSE, knob)
     if isinstance(house, bool):
         return forms.BooleanField(label=KNOB_LABELS[knob], required=False, initial=house)
     low, high = knob_range(knob)
     return forms.IntegerField(
         label=KNOB_LABELS[knob],
-        required=knob not in OPTIONAL_KNOBS,
+        required=knob not in OPTIONAL_KNOBS if required is None else required,
         min_value=low,
         max_value=high,
         initial=house,
@@ -126,14 +128,14 @@ class KnobsForm(forms.Form):
         initial=QUICK.key,
         widget=forms.RadioSelect,
     )
-    payoff_size = _knob_field("payoff_size")
-    hand_size = _knob_field("hand_size")
-    decks = _knob_field("decks")
-    side_stacks = _knob_field("side_stacks")
-    center_stacks = _knob_field("center_stacks")
-    king_on_empty = _knob_field("king_on_empty")
-    refill_empty_hand = _knob_field("refill_empty_hand")
-    match_target = _knob_field("match_target")
+    payoff_size = knob_field("payoff_size")
+    hand_size = knob_field("hand_size")
+    decks = knob_field("decks")
+    side_stacks = knob_field("side_stacks")
+    center_stacks = knob_field("center_stacks")
+    king_on_empty = knob_field("king_on_empty")
+    refill_empty_hand = knob_field("refill_empty_hand")
+    match_target = knob_field("match_target")
 
     def __init__(
         self, data: Any = None, *args: Any, rules: engine.Rules | None = None, **kwargs: Any

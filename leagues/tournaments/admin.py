@@ -23,8 +23,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+import engine
 from core.admin import ScopedTabularInline, autocomplete_register
-from core.errors import GameError
+from core.errors import GameError, lazy_format
+from games.forms import knob_field, knob_range
+from games.refusals import rules_refusal_message
 from leagues.admin import LeagueScopedAdmin
 from leagues.models import Entry, League, Membership, Round, Tournament, TournamentMatch
 from leagues.permissions import league_may_moderate, moderated_league_ids, runs_every_league
@@ -141,15 +144,31 @@ class RoundInline(ScopedTabularInline):
 
 
 class TournamentForm(forms.ModelForm):
+    """The tournament; its match target is the rules form's knob (label, range, the engine's
+    words), checked with the league's other rules."""
+
+    match_target = knob_field("match_target", required=False)
+    match_target.help_text = lazy_format(
+        gettext_lazy(
+            "The points that win a match of this tournament (%(minimum)d to %(maximum)d). Leave "
+            "it empty to play to the league's target; every other rule is the league's (beside)."
+        ),
+        **dict(zip(("minimum", "maximum"), knob_range("match_target"), strict=True)),
+    )
+
     class Meta:
         model = Tournament
         fields = ["league", "name", "slug", "format", "rounds", "ranked", "match_target"]
-        help_texts = {
-            "match_target": gettext_lazy(
-                "The points that win a match of this tournament. Leave it empty to play to "
-                "the league's target; every other rule is the league's (beside)."
-            ),
-        }
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        league, target = cleaned.get("league"), cleaned.get("match_target")
+        if league is not None and target is not None:
+            try:
+                engine.Rules.from_dict({**league.rules, "match_target": target})
+            except engine.RulesError as exc:
+                self.add_error("match_target", forms.ValidationError(rules_refusal_message(exc)))
+        return cleaned
 
 
 def _rules_lines(league: League) -> Any:

@@ -554,3 +554,34 @@ def test_the_organiser_saves_a_running_tournaments_form(client, organiser, leagu
     assert response.status_code == 302, response.content.decode()[:3000]
     t.refresh_from_db()
     assert t.name == "Spring Cup" and t.rounds == 2 and t.entries.count() == 4
+
+
+@pytest.mark.parametrize("target", ["0", "501"])
+def test_the_match_target_out_of_range_is_refused_in_the_engines_words(
+    client, organiser, league, target
+):
+    from django.utils import translation
+
+    from games.forms import knob_error_messages
+
+    client.force_login(organiser)
+    form = {
+        "league": league.pk,
+        "name": "Spring",
+        "slug": "spring",
+        "format": "swiss",
+        "rounds": 2,
+        "match_target": target,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "round_set-TOTAL_FORMS": 0,
+        "round_set-INITIAL_FORMS": 0,
+    }
+    answer = client.post(reverse("admin:leagues_tournament_add"), form, HTTP_ACCEPT_LANGUAGE="vi")
+    assert answer.status_code == 200  # the form again, nothing saved
+    assert not Tournament.objects.filter(slug="spring").exists()
+    which = "min_value" if target == "0" else "max_value"
+    with translation.override("vi"):
+        expected = str(knob_error_messages("match_target")[which])
+    assert expected != str(knob_error_messages("match_target")[which])  # not the English
+    assert answer.context["adminform"].form.errors["match_target"] == [expected]
