@@ -14,8 +14,9 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -73,6 +74,54 @@ class SeasonAdmin(LeagueScopedAdmin):
             return ["league", "status", "starts_at", "ends_at", "table"]
         return ["league", "name", "order", "status", "starts_at", "ends_at", "table"]
 
+    def get_urls(self) -> list[Any]:
+        close = path(
+            "<path:object_id>/close/",
+            self.admin_site.admin_view(self.close_view),
+            name="leagues_season_close",
+        )
+        return [close, *super().get_urls()]
+
+    def close_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """A season's own "Close this season" button: the confirmation, then the close."""
+        season = self.get_queryset(request).filter(pk=object_id).first()
+        if season is None or not self.has_change_permission(request, season):
+            raise Http404(_("There is no such season."))
+        change = reverse("admin:leagues_season_change", args=[season.pk])
+        if request.method != "POST" or request.POST.get("confirmed") != "yes":
+            return self._confirmation(request, [season])
+        self._close(request, season)
+        return HttpResponseRedirect(change)
+
+    def _confirmation(
+        self, request: HttpRequest, seasons: list[Season], action: bool = False
+    ) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            "admin/leagues/season/close_confirmation.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": _("Close these seasons?") if action else _("Close this season?"),
+                "opts": self.model._meta,
+                "seasons": seasons,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME if action else "",
+            },
+        )
+
+    def _close(self, request: HttpRequest, season: Season) -> None:
+        try:
+            season_close(season=season, by=request.user)
+        except GameError as exc:
+            level, said = messages.ERROR, exc.message
+        else:
+            level, said = messages.SUCCESS, _("closed; its final table is kept.")
+        self.message_user(
+            request,
+            # Translators: a season's name, then what was done to it or why not.
+            _("%(season)s: %(message)s") % {"season": season.name, "message": said},
+            level,
+        )
+
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
         base = super().get_form(request, obj, change=change, **kwargs)
         return type(base.__name__, (base,), {"opened_by": request.user})
@@ -91,11 +140,18 @@ class SeasonAdmin(LeagueScopedAdmin):
     @admin.display(description=gettext_lazy("table"))
     def table(self, obj: Season) -> str:
         lines = season_table(obj)
+        close = ""
+        if obj.is_open:
+            close = format_html(
+                '<p><a class="button" href="{}">{}</a></p>',
+                reverse("admin:leagues_season_close", args=[obj.pk]),
+                _("Close this season…"),
+            )
         if not lines:
-            return _("No match has counted yet.")
+            return format_html("<p>{}</p>{}", _("No match has counted yet."), close)
         return format_html(
             "<table><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th>"
-            "<th>{}</th></tr></thead><tbody>{}</tbody></table>",
+            "<th>{}</th></tr></thead><tbody>{}</tbody></table>{}",
             _("Player"),
             _("Matches"),
             pgettext("column header: abbreviation of matches won", "W"),
@@ -117,6 +173,7 @@ class SeasonAdmin(LeagueScopedAdmin):
                     for line in lines
                 ),
             ),
+            close,
         )
 
     @admin.action(
@@ -127,28 +184,7 @@ class SeasonAdmin(LeagueScopedAdmin):
     ) -> HttpResponse | None:
         seasons = list(queryset.select_related("league"))
         if request.POST.get("confirmed") != "yes":
-            return TemplateResponse(
-                request,
-                "admin/leagues/season/close_confirmation.html",
-                {
-                    **self.admin_site.each_context(request),
-                    "title": _("Close these seasons?"),
-                    "opts": self.model._meta,
-                    "seasons": seasons,
-                    "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-                },
-            )
+            return self._confirmation(request, seasons, action=True)
         for season in seasons:
-            try:
-                season_close(season=season, by=request.user)
-            except GameError as exc:
-                level, said = messages.ERROR, exc.message
-            else:
-                level, said = messages.SUCCESS, _("closed; its final table is kept.")
-            self.message_user(
-                request,
-                # Translators: a season's name, then what was done to it or why not.
-                _("%(season)s: %(message)s") % {"season": season.name, "message": said},
-                level,
-            )
+            self._close(request, season)
         return None

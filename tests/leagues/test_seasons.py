@@ -263,8 +263,26 @@ def test_a_moderator_who_is_not_staff_opens_and_closes_a_season_in_the_admin(
     # closed: read-only, and closing again is refused with the reason
     answer = client.post(changelist, {**chosen, "confirmed": "yes"}, follow=True)
     assert "Spring: Spring is closed already." in answer.content.decode()
-    form = client.get(change).context["adminform"].form
-    assert "name" not in form.fields and "order" not in form.fields
+    answer = client.get(change)
+    assert "name" not in answer.context["adminform"].form.fields
+    assert "order" not in answer.context["adminform"].form.fields
+    assert "Close this season" not in answer.content.decode()
+
+    # a season's own button: the same confirmation, then the close
+    summer = season_open(league=league, name="Summer", by=moderator)
+    change = reverse("admin:leagues_season_change", args=[summer.pk])
+    close = reverse("admin:leagues_season_close", args=[summer.pk])
+    assert close in client.get(change).content.decode()
+    answer = client.get(close)
+    assert "Closing a season makes its table final" in answer.content.decode()
+    assert 'name="action"' not in answer.content.decode()
+    summer.refresh_from_db()
+    assert summer.is_open
+    answer = client.post(close, {"confirmed": "yes"}, follow=True)
+    assert answer.redirect_chain[-1][0] == change
+    assert "Summer: closed; its final table is kept." in answer.content.decode()
+    summer.refresh_from_db()
+    assert not summer.is_open
 
 
 def test_a_moderator_of_another_league_neither_sees_nor_closes_its_seasons(
@@ -279,6 +297,9 @@ def test_a_moderator_of_another_league_neither_sees_nor_closes_its_seasons(
         changelist,
         {"action": "close_selected", "_selected_action": [season.pk], "confirmed": "yes"},
     )
+    close = reverse("admin:leagues_season_close", args=[season.pk])
+    assert client.get(close).status_code == 404
+    assert client.post(close, {"confirmed": "yes"}).status_code == 404
     season.refresh_from_db()
     assert season.is_open
     # the add form offers only their own league: a POST naming another is a form error
@@ -297,6 +318,11 @@ def test_a_member_and_a_visitor_do_not_reach_the_seasons_admin(client, league, a
     assert client.get(url).status_code == 302
     assert client.post(url, {"league": league.pk, "name": "X", "order": "wins"}).status_code == 302
     assert not Season.objects.exists()
+    season = Season.objects.create(league=league, name="Spring", starts_at=timezone.now())
+    close = reverse("admin:leagues_season_close", args=[season.pk])
+    assert client.post(close, {"confirmed": "yes"}).status_code == 302
+    season.refresh_from_db()
+    assert season.is_open
 
 
 def test_a_superuser_sees_every_leagues_seasons(client, league, moderator, south) -> None:
