@@ -103,6 +103,8 @@ class SeasonAdmin(LeagueScopedAdmin):
                 **self.admin_site.each_context(request),
                 "title": _("Close these seasons?") if action else _("Close this season?"),
                 "opts": self.model._meta,
+                # Django's styles of a confirmation: Yes in red, No as a grey button
+                "body_class": "app-leagues model-season delete-confirmation",
                 "seasons": seasons,
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME if action else "",
             },
