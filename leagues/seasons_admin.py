@@ -85,7 +85,7 @@ class SeasonAdmin(LeagueScopedAdmin):
     def close_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """A season's own "Close this season" button: the confirmation, then the close."""
         season = self.get_queryset(request).filter(pk=object_id).first()
-        if season is None or not self.has_change_permission(request, season):
+        if season is None or not self.has_view_permission(request, season):
             raise Http404(_("There is no such season."))
         change = reverse("admin:leagues_season_change", args=[season.pk])
         if request.method != "POST" or request.POST.get("confirmed") != "yes":
@@ -130,6 +130,11 @@ class SeasonAdmin(LeagueScopedAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return super().has_add_permission(request) or self._moderates(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not obj.is_open:
+            return False  # a closed season's table is final: its page is read-only
+        return super().has_change_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         if change:

@@ -267,6 +267,10 @@ def test_a_moderator_who_is_not_staff_opens_and_closes_a_season_in_the_admin(
     assert "name" not in answer.context["adminform"].form.fields
     assert "order" not in answer.context["adminform"].form.fields
     assert "Close this season" not in answer.content.decode()
+    assert 'name="_save"' not in answer.content.decode()
+    client.post(change, {"name": "Renamed", "order": "wins"})
+    season.refresh_from_db()
+    assert season.name == "Spring"
 
     # a season's own button: the same confirmation, then the close
     summer = season_open(league=league, name="Summer", by=moderator)
