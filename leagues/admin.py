@@ -285,6 +285,8 @@ class RatingChangeAdmin(ScopedAdmin):
         return False
 
 
-# --- tournaments: their admin lives beside them (imported here, where autodiscovery looks) -------
+# --- tournaments and seasons: their admins live beside them (imported here, where autodiscovery
+# looks): leagues/tournaments/admin.py, leagues/seasons_admin.py --------------------------------
 
+from leagues import seasons_admin  # noqa: E402, F401
 from leagues.tournaments import admin as tournaments_admin  # noqa: E402, F401

@@ -9,7 +9,10 @@ players — alice (moderator), bruno, and two more made here, carmen and dai (th
 password) — so an admin can run a four-player Swiss tournament on `make run`, the bots playing
 its matches (`manage.py tournament_autoplay`; docs/tournaments.md). Club 104 lets bots play
 ranked, and the demo bot account ``robo`` (made by the accounts loader) is a member too
-(docs/bot_accounts.md). Run by `load_demo` after the accounts loader; idempotent.
+(docs/bot_accounts.md). Club 104 has an open **season** (named after the year) with four results
+among its people, so a newcomer sees a season's table on its page; a tournament run there counts
+toward it too (docs/leagues.md, "Seasons"). Run by `load_demo` after the accounts loader;
+idempotent.
 
 A league's name and description are its moderator's words, shown as they are in every language
 (docs/i18n.md): the demo's names are neutral (a club and a number, read alike in the six
@@ -21,11 +24,12 @@ from __future__ import annotations
 
 from django.core.management.base import OutputWrapper
 from django.db import transaction
+from django.utils import timezone
 
 import engine
 from accounts.demo import DEMO_PASSWORD
 from accounts.models import User
-from leagues.models import League, Membership
+from leagues.models import League, Membership, Season
 
 DEMO_SLUG = "demo"
 DEMO_NAME = "Club 52"
@@ -50,6 +54,8 @@ CLUB_MEMBERS = {
     "dai": Membership.Role.PLAYER,
     "robo": Membership.Role.PLAYER,  # the demo bot account, while the Club lets bots play ranked
 }
+#: The demo season's results in Club 104: (winner, loser).
+SEASON_RESULTS = (("carmen", "dai"), ("alice", "bruno"), ("dai", "bruno"), ("carmen", "alice"))
 
 
 def logins() -> list[tuple[str, str]]:
@@ -119,4 +125,32 @@ def _load_club(stdout: OutputWrapper) -> bool:
             league=league, user=user, defaults={"role": role}
         )
         created = created or made
-    return created
+    return _load_season(league, stdout) or created
+
+
+def _load_season(league: League, stdout: OutputWrapper) -> bool:
+    """Club 104's open season, opened by alice, and its first results: in each match of
+    ``SEASON_RESULTS`` the loser resigns game after game until the winner reaches the target
+    (a rated match, in a moment)."""
+    from games.models import Match
+    from games.services import game_resign
+    from leagues.seasons import season_open
+    from leagues.services import ranked_match_create
+
+    if Season.objects.filter(league=league).exists():
+        return False
+    users = {u.username: u for u in User.objects.filter(username__in=CLUB_MEMBERS)}
+    if not {name for pair in SEASON_RESULTS for name in pair} <= set(users):
+        return False
+    name = str(timezone.localdate().year)
+    season_open(league=league, name=name, by=users["alice"])
+    for winner, loser in SEASON_RESULTS:
+        match = ranked_match_create(league=league, user0=users[winner], user1=users[loser])
+        while match.status == Match.Status.ACTIVE:
+            game = match.games.order_by("-number").first()
+            game_resign(game_id=game.pk, user=users[loser], scope="game")
+            match.refresh_from_db()
+    stdout.write(
+        f"leagues: {CLUB_NAME} opened the season {name} with {len(SEASON_RESULTS)} results"
+    )
+    return True

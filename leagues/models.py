@@ -14,6 +14,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import engine
 from leagues import glicko2
@@ -476,3 +477,90 @@ class TournamentMatch(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.second_id is None
+
+
+# --- seasons (docs/leagues.md, "Seasons") ------------------------------------------------------
+
+
+class Season(models.Model):
+    """A named period of a league whose table is kept apart from the ratings: what its members'
+    rated matches against each other came to while it was open (wins, points, matches), ranked
+    by the ``order`` the league chose. A league has at most one open season; closing it keeps
+    its final table as it stood (``SeasonRow``), which nothing changes afterwards."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", pgettext_lazy("season status", "open")
+        CLOSED = "closed", pgettext_lazy("season status", "closed")
+
+    class Order(models.TextChoices):
+        WINS = "wins", _("most wins, then most points scored")
+        DIFFERENCE = "difference", _("most wins, then the best points difference")
+        POINTS = "points", _("most points scored, then most wins")
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
+    name = models.CharField(_("name"), max_length=80)
+    order = models.CharField(
+        _("order of the table"),
+        max_length=16,
+        choices=Order.choices,
+        default=Order.WINS,
+        help_text=_(
+            "what ranks the season's table; then fewer matches played; players still equal "
+            "share a place"
+        ),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    starts_at = models.DateTimeField(_("opened at"))
+    ends_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["league_id", "-starts_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league"],
+                condition=Q(status="open"),
+                name="leagues_season_one_open",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.league})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class SeasonRow(models.Model):
+    """A line of a closed season's final table, kept as it stood when the season closed."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="rows", verbose_name=_("season")
+    )
+    membership = models.ForeignKey(
+        Membership, on_delete=models.CASCADE, related_name="+", verbose_name=_("membership")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    rank = models.PositiveIntegerField(_("place"), help_text=_("equal players share a place"))
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    losses = models.PositiveIntegerField(_("losses"), default=0)
+    points_for = models.PositiveIntegerField(_("points for"), default=0)
+    points_against = models.PositiveIntegerField(_("points against"), default=0)
+
+    class Meta:
+        verbose_name = _("season table row")
+        verbose_name_plural = _("season table rows")
+        ordering = ["season_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "membership"], name="leagues_seasonrow_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season.name}: {self.rank}. {self.membership.user}"

@@ -20,6 +20,7 @@ from games.models import BotLevel
 from leagues import selectors, services
 from leagues.models import League, Membership
 from leagues.permissions import league_may_moderate
+from leagues.seasons import league_seasons
 from lobby import services as lobby_services
 from lobby.errors import LobbyError
 from lobby.forms import RankedChallengeForm
@@ -52,6 +53,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if sort not in selectors.SORTS:
         sort = "rating"
     membership = selectors.membership_of(league=league, user=request.user)
+    season_now, seasons_past = league_seasons(league=league)
     context: dict[str, Any] = {
         "league": league,
         "membership": membership,
@@ -71,6 +73,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "pending_count": len(selectors.league_requests(league=league)),
         "bot_levels": BotLevel.choices,
         "tournaments": _league_tournaments(league),
+        "season_now": season_now,
+        "seasons_past": seasons_past,
         "established_opponents": settings.LEAGUES_ESTABLISHED_OPPONENTS,
     }
     return render(request, "leagues/detail.html", context)

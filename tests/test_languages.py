@@ -43,7 +43,8 @@ from api.services import api_token_create
 from core.error_pages import server_error_page
 from games.services import matches as match_services
 from games.services import play as play_services
-from leagues.models import League, Membership, Tournament, TournamentMatch
+from leagues.models import League, Membership, Season, Tournament, TournamentMatch
+from leagues.seasons import season_close, season_open
 from leagues.services import ranked_match_create
 from leagues.tournaments import services as ts
 from lobby import services as lobby_services
@@ -52,8 +53,8 @@ from lobby.selectors import seeks_open
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 
 #: Words a page may show the same in every language, each with its reason. Names players chose
-#: (usernames, display names, league and tournament names) are allowed too: the test reads them
-#: from the database.
+#: (usernames, display names, league, tournament and season names) are allowed too: the test
+#: reads them from the database.
 SAME_IN_EVERY_LANGUAGE = {
     "Spite & Malice": "the game's and the site's name",
     "Elo": "a rating system's name (a person's)",
@@ -310,6 +311,9 @@ def site(db) -> dict[str, Any]:
     ts.tournament_start(tournament=running)
     pairing = TournamentMatch.objects.filter(round__tournament=running).first()
     ts.pairing_result_set(pairing=pairing, winner_id=pairing.first_id, forfeit=True)
+    # Club 104's demo season closed (its final table kept) and another open, ranked otherwise
+    season_close(season=Season.objects.get(league=club), by=alice)
+    season_open(league=club, name="Hanoi 2", by=alice, order=Season.Order.DIFFERENCE)
     challenge = lobby_services.challenge_create(
         challenger=carmen, challenged_username="alice", rules=engine.Rules(payoff_size=5)
     )
@@ -512,13 +516,15 @@ def test_every_url_pattern_is_walked_or_said_why_not() -> None:
 
 def test_no_page_shows_english_text_in_another_language(site) -> None:
     assert set(site["kwargs"]) == FILLED
-    # Names players chose: usernames, display names, leagues', tournaments' and API tokens' names.
+    # Names players chose: usernames, display names, the names of leagues, tournaments, seasons
+    # and API tokens.
     names = {
         text
         for model, fields in (
             (User, ("username", "display_name")),
             (League, ("name",)),
             (Tournament, ("name",)),
+            (Season, ("name",)),
             (ApiToken, ("name",)),
         )
         for row in model.objects.values_list(*fields)

@@ -1,5 +1,5 @@
 """`manage.py tournament_autoplay`: the demo's four-player Swiss in Club 104, played to
-the end by the bots; its standings and the league's ratings afterwards."""
+the end by the bots; its standings, the league's ratings and its season afterwards."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from leagues.models import League, Membership, RatingChange, Tournament, TournamentMatch
+from leagues.demo import SEASON_RESULTS
+from leagues.models import (
+    League,
+    Membership,
+    RatingChange,
+    Season,
+    Tournament,
+    TournamentMatch,
+)
+from leagues.seasons import season_table
 from leagues.tournaments import Entrant, swiss_standings
 from leagues.tournaments import selectors as tsel
 from leagues.tournaments import services as ts
@@ -53,8 +62,11 @@ def test_the_demo_swiss_of_four_runs_to_the_end_with_the_command():
     entrants = [Entrant(e.user_id, e.seed_rating) for e in t.entries.all()]
     expected = swiss_standings(entrants, [ts.result_of(p) for p in pairings])
     assert [r.user.pk for r in tsel.tournament_standings(t)] == [s.id for s in expected]
-    assert RatingChange.objects.filter(membership__league=club).count() == 12
-    assert sum(m.matches for m in Membership.objects.filter(league=club)) == 12
+    assert RatingChange.objects.filter(match__tournament_pairing__round__tournament=t).count() == 12
+    # beside the demo season's results, the Swiss counts toward the Club's open season
+    demo = 2 * len(SEASON_RESULTS)
+    assert sum(m.matches for m in Membership.objects.filter(league=club)) == 12 + demo
+    assert sum(line.matches for line in season_table(Season.objects.get(league=club))) == 12 + demo
 
     with pytest.raises(CommandError, match="not running"):
         call_command("tournament_autoplay", "swiss", stdout=io.StringIO())
