@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-full setup migrate demo clean messages
+.PHONY: run test lint format bench bench-full setup migrate demo clean messages docs-img
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed (set PYTHON=/path/to/python3.11)"; exit 1; }
@@ -39,6 +39,11 @@ run: demo
 TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS)
+
+# The organiser guide's screenshots (docs/tournaments.md): the browser tests that illustrate it,
+# run with --docs-img, write docs/img/*.png; no other run writes under docs/.
+docs-img: setup
+	$(BIN)/python -m pytest -n0 -p no:cacheprovider --docs-img tests/browser/test_organiser.py
 
 # After changing texts (needs GNU gettext, which only translators and developers need): update
 # locale/*/LC_MESSAGES/*.po from the code, then compile the .mo files, which are committed.

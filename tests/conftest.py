@@ -8,6 +8,15 @@ import types
 import pytest
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--docs-img",
+        action="store_true",
+        help="the browser tests that illustrate docs/ write their screenshots to docs/img/ "
+        "(make docs-img); without it nothing under docs/ is written",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Jobs (a bot's moves) run inline, in the calling thread once the transaction commits; the
     sweeper and the convergence timer run nothing under test (docs/testing.md).

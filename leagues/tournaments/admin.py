@@ -148,6 +148,7 @@ class TournamentForm(forms.ModelForm):
     words), checked with the league's other rules."""
 
     match_target = knob_field("match_target", required=False)
+    match_target.initial = None  # empty: the league's target
     match_target.help_text = lazy_format(
         gettext_lazy(
             "The points that win a match of this tournament (%(minimum)d to %(maximum)d). Leave "
@@ -236,6 +237,13 @@ class TournamentAdmin(LeagueScopedAdmin):
     #: What no longer changes once the tournament has started: its matches are made.
     FIXED_ONCE_STARTED = ["league", "format", "ranked", "match_target"]
     inlines = [EntryInline, RoundInline]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        return fieldsets if obj is not None else fieldsets[:-1]  # no progress before it exists
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.inlines if obj is not None else [EntryInline]  # no rounds before it exists
     actions = ["export_standings_csv"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:

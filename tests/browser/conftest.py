@@ -10,6 +10,8 @@ fixtures (not pytest-django's ``live_server``, whose name is avoided on purpose)
   (no trailing slash).
 - ``manage`` (session): ``manage("load_demo")`` — shorthand for ``daphne_server.manage``.
 - ``browser`` (session): a Playwright ``Browser`` on ``/usr/bin/chromium``.
+- ``docs_img`` (function): ``docs_img(page, "name")`` saves the page as ``docs/img/name.png``
+  when the run has ``--docs-img`` (``make docs-img``), and does nothing otherwise.
 - ``page`` (function): a fresh ``Page`` in a new browser context (cookies, storage) per test;
   on failure a screenshot is saved to ``test-results/<test name>.png``.
 
@@ -129,3 +131,18 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
             except Exception as exc:  # a failed screenshot must not hide the test's failure
                 print(f"screenshot failed: {exc}")
         context.close()
+
+
+@pytest.fixture
+def docs_img(request: pytest.FixtureRequest) -> Any:
+    """``shoot(page, name)``: the page's viewport as ``docs/img/<name>.png``, only in a run with
+    ``--docs-img`` — the docs' pictures are made on purpose, never rewritten by every run."""
+    wanted = request.config.getoption("--docs-img")
+
+    def shoot(page: Any, name: str) -> None:
+        if wanted:
+            out = ROOT / "docs" / "img"
+            out.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(out / f"{name}.png"))
+
+    return shoot
