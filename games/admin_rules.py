@@ -77,6 +77,7 @@ class RulesAdminForm(KnobsForm, forms.ModelForm):
             "the knobs as you set them."
         )
         preset.widget = PresetRadioSelect(
+            attrs={"class": "radiolist"},  # the admin's own style for a list of radios
             choices=[
                 *((p.key, format_lazy("{}: {}", p.label, p.description)) for p in PRESETS.values()),
                 (CUSTOM, format_lazy("{}: {}", _("Custom"), _("Set every knob yourself, below."))),

@@ -97,9 +97,13 @@ class EntryInline(ScopedTabularInline):
     model = Entry
     formset = EntryFormSet
     extra = 0
-    fields = ["user", "status", "seed_rating", "joined_at"]
-    readonly_fields = ["seed_rating", "joined_at"]
+    fields = ["user", "status", "seed_rating_shown", "joined_at"]
+    readonly_fields = ["seed_rating_shown", "joined_at"]
     autocomplete_fields = ["user"]
+
+    @admin.display(description=gettext_lazy("rating at the start"))
+    def seed_rating_shown(self, obj: Entry) -> str:
+        return "-" if obj.seed_rating is None else str(round(obj.seed_rating))
 
     def _open(self, request: HttpRequest, obj: Tournament | None) -> bool:
         return _runs_tournament(request, obj) and (obj is None or obj.status in ENTRIES_OPEN)
