@@ -310,7 +310,9 @@ def league_leave(*, league: League, user: Any) -> Membership | None:
     return membership
 
 
-def _request_lock(*, membership_id: int, moderator: Any) -> Membership:
+def _membership_locked(*, membership_id: int, moderator: Any, missing: Any) -> Membership:
+    """The membership, locked, once ``moderator`` may run its league; refusals: not_found
+    (``missing``), forbidden (not a moderator of that league)."""
     membership = (
         Membership.objects.select_for_update(of=("self",))
         .select_related("league", "user")
@@ -318,7 +320,7 @@ def _request_lock(*, membership_id: int, moderator: Any) -> Membership:
         .first()
     )
     if membership is None:
-        raise GameError(NOT_FOUND, _("There is no such request."))
+        raise GameError(NOT_FOUND, missing)
     if not league_may_moderate(league=membership.league, user=moderator):
         raise GameError(
             FORBIDDEN,
@@ -326,6 +328,13 @@ def _request_lock(*, membership_id: int, moderator: Any) -> Membership:
                 _("Only moderators of %(league)s may do that."), league=membership.league.name
             ),
         )
+    return membership
+
+
+def _request_lock(*, membership_id: int, moderator: Any) -> Membership:
+    membership = _membership_locked(
+        membership_id=membership_id, moderator=moderator, missing=_("There is no such request.")
+    )
     if membership.status != Membership.Status.PENDING:
         raise GameError(FORBIDDEN, _("This request was already answered or withdrawn."))
     return membership
@@ -355,21 +364,9 @@ def _member_lock(*, membership_id: int, moderator: Any) -> Membership:
     """The membership, locked, once ``moderator`` may run its league; refusals: not_found;
     forbidden (not a moderator of that league; a moderator's own or another moderator's
     membership, which only an operator of every league may change)."""
-    membership = (
-        Membership.objects.select_for_update(of=("self",))
-        .select_related("league", "user")
-        .filter(pk=membership_id)
-        .first()
+    membership = _membership_locked(
+        membership_id=membership_id, moderator=moderator, missing=_("There is no such member.")
     )
-    if membership is None:
-        raise GameError(NOT_FOUND, _("There is no such member."))
-    if not league_may_moderate(league=membership.league, user=moderator):
-        raise GameError(
-            FORBIDDEN,
-            lazy_format(
-                _("Only moderators of %(league)s may do that."), league=membership.league.name
-            ),
-        )
     if membership.role == Membership.Role.MODERATOR and not runs_every_league(moderator):
         raise GameError(
             FORBIDDEN,

@@ -248,6 +248,7 @@ class TournamentAdmin(LeagueScopedAdmin):
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.inlines if obj is not None else [EntryInline]  # no rounds before it exists
+
     actions = ["export_standings_csv"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:

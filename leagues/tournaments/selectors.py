@@ -163,7 +163,8 @@ class PairingView:
     yours: bool = False  # the viewer plays in it
 
 
-def _result_text(p: TournamentMatch) -> str:
+def pairing_result_text(p: TournamentMatch) -> str:
+    """A pairing's result as a score sheet writes it: 1-0, 0-1, ½-½, 0-0 (a double forfeit), bye."""
     if not p.has_result:
         return ""
     if p.second_id is None:
@@ -199,7 +200,7 @@ def tournament_rounds_view(
                 p.first,
                 p.second,
                 p.winner,
-                _result_text(p),
+                pairing_result_text(p),
                 p.source,
                 p.forfeit,
                 p.match,

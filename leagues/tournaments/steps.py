@@ -16,6 +16,7 @@ from core.i18n import duration_text
 from games.models import Match
 from leagues.models import Entry, Round, Tournament, TournamentMatch
 from leagues.tournaments import services as ts
+from leagues.tournaments.selectors import pairing_result_text
 
 OPEN = "open"
 START = "start"
@@ -72,16 +73,6 @@ def _score(match: Match | None) -> str:
     return f"{match.score0}–{match.score1}" if match is not None else ""  # noqa: RUF001
 
 
-def _result_text(p: TournamentMatch) -> str:
-    if not p.has_result:
-        return ""
-    if p.second_id is None:
-        return "bye"
-    if p.winner_id is None:
-        return "0-0" if p.forfeit else "½-½"
-    return "1-0" if p.winner_id == p.first_id else "0-1"
-
-
 def _outcome(p: TournamentMatch) -> str:
     """A recorded result in words: who won, and how."""
     if p.winner_id is None:
@@ -135,7 +126,7 @@ def round_pairings(rnd: Round, *, now: Any = None) -> list[PairingState]:
         p.round = rnd  # the refusal reads the round and its tournament
         state, text = _pairing_state(p, moved.get(p.match_id or 0, set()), now=now, wait=wait)
         settable = ts.pairing_result_refusal(p) is None
-        states.append(PairingState(p, state, text, _result_text(p), settable))
+        states.append(PairingState(p, state, text, pairing_result_text(p), settable))
     return states
 
 
