@@ -169,11 +169,38 @@ class MembershipAdmin(LeagueScopedAdmin):
     ]
     actions = ["approve_selected", "decline_selected", "ban_selected", "lift_ban_selected"]
 
+    #: A moderator's view of a membership: every field read-only, the numbers rounded, the
+    #: player by name (the accounts admin is closed to them: no link to it).
+    MODERATOR_SHOWN = [
+        "league",
+        "player",
+        "role",
+        "status",
+        "rating_shown",
+        "deviation_shown",
+        "matches",
+        "wins",
+        "losses",
+        "points_for",
+        "points_against",
+        "joined_at",
+        "rated_at",
+    ]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and not runs_every_league(request.user):
+            return self.MODERATOR_SHOWN
+        return super().get_fields(request, obj)
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None and not runs_every_league(request.user):
-            fields += [f for f in self.OPERATOR_FIELDS if f not in fields]
+            fields += [f for f in self.OPERATOR_FIELDS + self.MODERATOR_SHOWN if f not in fields]
         return fields
+
+    @admin.display(description=gettext_lazy("player"))
+    def player(self, obj: Membership) -> str:
+        return obj.user.public_name
 
     @admin.display(description=gettext_lazy("rating"), ordering="rating")
     def rating_shown(self, obj: Membership) -> int:
@@ -189,6 +216,12 @@ class MembershipAdmin(LeagueScopedAdmin):
         """Run ``service`` on each selected membership as the requesting moderator; say how
         many it changed and why any was refused."""
         count = 0
+        if not queryset.exists():
+            self.message_user(
+                request,
+                _("Nothing to do: this action does not apply to any of the selected members."),
+                messages.WARNING,
+            )
         for membership in queryset.select_related("user"):
             try:
                 service(membership_id=membership.pk, moderator=request.user)

@@ -13,8 +13,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 import engine
 from leagues import glicko2
@@ -150,7 +150,11 @@ class Membership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.league} ({self.status})"
+        return gettext("%(player)s in %(league)s (%(status)s)") % {
+            "player": self.user,
+            "league": self.league,
+            "status": self.get_status_display(),
+        }
 
     @property
     def is_active(self) -> bool:
@@ -207,7 +211,10 @@ class QueueEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} waiting in {self.league}"
+        return gettext("%(player)s waiting in %(league)s") % {
+            "player": self.user,
+            "league": self.league,
+        }
 
 
 class RatingChange(models.Model):
@@ -364,7 +371,10 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.tournament.name}"
+        return gettext("%(player)s in %(tournament)s") % {
+            "player": self.user,
+            "tournament": self.tournament.name,
+        }
 
     @property
     def is_withdrawn(self) -> bool:
@@ -398,7 +408,10 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name}, round {self.number}"
+        return gettext("%(tournament)s, round %(number)s") % {
+            "tournament": self.tournament.name,
+            "number": self.number,
+        }
 
 
 class TournamentMatch(models.Model):
@@ -467,8 +480,16 @@ class TournamentMatch(models.Model):
         ordering = ["round_id", "board", "id"]
 
     def __str__(self) -> str:
-        second = self.second if self.second_id else "bye"
-        return f"{self.round}: {self.first} v {second}"
+        if not self.second_id:
+            return gettext("%(round)s: %(first)s has a bye") % {
+                "round": self.round,
+                "first": self.first,
+            }
+        return gettext("%(round)s: %(first)s v %(second)s") % {
+            "round": self.round,
+            "first": self.first,
+            "second": self.second,
+        }
 
     @property
     def has_result(self) -> bool:

@@ -100,6 +100,18 @@ class EntryInline(ScopedTabularInline):
     fields = ["user", "status", "seed_rating_shown", "joined_at"]
     readonly_fields = ["seed_rating_shown", "joined_at"]
     autocomplete_fields = ["user"]
+    #: Once the tournament has started: all read-only, the player by name (no link to the
+    #: accounts admin, which a league's moderator may not open).
+    FIXED = ["player", "status", "seed_rating_shown", "joined_at"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and obj.status not in ENTRIES_OPEN:
+            return self.FIXED
+        return super().get_fields(request, obj)
+
+    @admin.display(description=gettext_lazy("player"))
+    def player(self, obj: Entry) -> str:
+        return obj.user.public_name
 
     @admin.display(description=gettext_lazy("rating at the start"))
     def seed_rating_shown(self, obj: Entry) -> str:
@@ -110,7 +122,7 @@ class EntryInline(ScopedTabularInline):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None and obj.status not in ENTRIES_OPEN:
-            return self.fields
+            return self.FIXED
         return super().get_readonly_fields(request, obj)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -156,7 +168,8 @@ class TournamentForm(forms.ModelForm):
     match_target.help_text = lazy_format(
         gettext_lazy(
             "The points that win a match of this tournament (%(minimum)d to %(maximum)d). Leave "
-            "it empty to play to the league's target; every other rule is the league's (beside)."
+            "it empty to play to the league's target; every other rule is the league's (listed "
+            "below once saved)."
         ),
         **dict(zip(("minimum", "maximum"), knob_range("match_target"), strict=True)),
     )
@@ -167,6 +180,14 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if cleaned.get("rounds") and cleaned.get("format") != Tournament.Format.SWISS:
+            self.add_error(
+                "rounds",
+                forms.ValidationError(
+                    _("Only a Swiss tournament chooses its rounds: leave this empty."),
+                    code="not_swiss",
+                ),
+            )
         league, target = cleaned.get("league"), cleaned.get("match_target")
         if league is not None and target is not None:
             try:
@@ -239,7 +260,7 @@ class TournamentAdmin(LeagueScopedAdmin):
         ),
     ]
     #: What no longer changes once the tournament has started: its matches are made.
-    FIXED_ONCE_STARTED = ["league", "format", "ranked", "match_target"]
+    FIXED_ONCE_STARTED = ["league", "format", "rounds", "ranked", "match_target"]
     inlines = [EntryInline, RoundInline]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -501,22 +522,63 @@ class TournamentMatchAdmin(LeagueScopedAdmin):
     tournament's page sets the results still missing."""
 
     league_lookup = "round__tournament__league"
-    list_display = ["__str__", "board", "first", "second", "winner", "forfeit", "source", "match"]
+    list_display = [
+        "__str__",
+        "board",
+        "first",
+        "second",
+        "winner",
+        "forfeit",
+        "source",
+        "match_shown",
+    ]
     list_filter = ["source", "forfeit", "round__tournament__league", "round__tournament"]
     search_fields = ["first__username", "second__username", "round__tournament__name"]
     list_select_related = ["round__tournament", "first", "second", "winner"]
     fields = [
         "round",
         "board",
-        "first",
-        "second",
-        "match",
+        "first_player",
+        "second_player",
+        "match_shown",
         "winner",
         "forfeit",
         "source",
-        "result_set_by",
+        "result_set_by_shown",
     ]
-    readonly_fields = ["round", "board", "first", "second", "match", "source", "result_set_by"]
+    readonly_fields = [
+        "round",
+        "board",
+        "first_player",
+        "second_player",
+        "match_shown",
+        "source",
+        "result_set_by_shown",
+    ]
+
+    # The players and the match by name, not as links: a league's moderator may not open the
+    # accounts' or the games' admin.
+    @admin.display(description=gettext_lazy("first player"))
+    def first_player(self, obj: TournamentMatch) -> str:
+        return obj.first.public_name
+
+    @admin.display(description=gettext_lazy("second player"))
+    def second_player(self, obj: TournamentMatch) -> str:
+        return obj.second.public_name if obj.second_id else "-"
+
+    @admin.display(description=gettext_lazy("match"))
+    def match_shown(self, obj: TournamentMatch) -> str:
+        if not obj.match_id:
+            return "-"
+        return _("Match %(number)s: %(first)s v %(second)s") % {
+            "number": obj.match_id,
+            "first": obj.match.seat_name(0),
+            "second": obj.match.seat_name(1),
+        }
+
+    @admin.display(description=gettext_lazy("result set by"))
+    def result_set_by_shown(self, obj: TournamentMatch) -> str:
+        return obj.result_set_by.public_name if obj.result_set_by_id else "-"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -168,7 +168,7 @@ def pairing_result_text(p: TournamentMatch) -> str:
     if not p.has_result:
         return ""
     if p.second_id is None:
-        return "bye"
+        return pgettext("pairing without an opponent", "bye")
     if p.winner_id is None:
         return "0-0" if p.forfeit else "½-½"
     return "1-0" if p.winner_id == p.first_id else "0-1"

@@ -293,7 +293,8 @@ def start_refusal(t: Tournament) -> Any:
         return lazy_format(
             _("%(tournament)s can start only while registration is open."), tournament=t.name
         )
-    if t.entries.filter(status=Entry.Status.REGISTERED).count() < 2:
+    entrants = t.entries.filter(status=Entry.Status.REGISTERED).count()
+    if entrants < 2:
         return lazy_format(
             _("%(tournament)s needs at least two entrants to start."), tournament=t.name
         )
@@ -775,7 +776,8 @@ def round_begun(rnd: Round) -> bool:
 
 def finish_refusal(t: Tournament) -> Any:
     """Why the organiser may not finish the tournament now (None: they may): it finishes
-    between rounds, while no round is open or the one just paired has not begun."""
+    between rounds, once a round has closed, while no round is open or the one just paired
+    has not begun."""
     if t.status != Tournament.Status.RUNNING:
         return lazy_format(_("%(tournament)s is not running."), tournament=t.name)
     rnd = t.round_set.filter(status=Round.Status.OPEN).first()
@@ -786,6 +788,11 @@ def finish_refusal(t: Tournament) -> Any:
                 "round %(round)s is closed and before anyone plays in the next."
             ),
             round=rnd.number,
+        )
+    if not t.round_set.filter(status=Round.Status.CLOSED).exists():
+        return _(
+            "No round has been played yet: the tournament finishes between rounds, once "
+            "round 1 is closed."
         )
     return None
 

@@ -166,15 +166,25 @@ def _open_says(t: Tournament) -> list[str]:
 
 def _start_says(t: Tournament) -> list[str]:
     count = t.entries.filter(status=Entry.Status.REGISTERED).count()
-    return [
+    rounds = ts.planned_rounds(t, count)
+    says = [
         _(
             "Registration closes and %(tournament)s starts with its entrants (%(count)s): "
             "they are seeded by their league rating now, round 1 is paired and its matches "
             "begin at once."
         )
         % {"tournament": t.name, "count": count},
-        _("Rounds planned: %(rounds)s.") % {"rounds": ts.planned_rounds(t, count)},
+        _("Rounds planned: %(rounds)s.") % {"rounds": rounds},
     ]
+    if t.format == Tournament.Format.SWISS and rounds >= count:
+        says.append(
+            _(
+                "Warning: %(rounds)s rounds for %(count)s players is more than a Swiss can pair "
+                "without rematches: some players will meet twice. Fewer rounds avoid it."
+            )
+            % {"rounds": rounds, "count": count}
+        )
+    return says
 
 
 def _close_says(t: Tournament, rnd: Round) -> list[str]:
@@ -247,8 +257,15 @@ def _result_says(p: TournamentMatch) -> list[str]:
         )
     elif p.match_id is not None and p.match.status == Match.Status.ACTIVE:
         moved = ts.moved_seats([p.match_id])[p.match_id]
-        if ts.absent_players(p, moved):
-            says.append(_("Their match has not begun (a player has not moved): it is called off."))
+        absent = ts.absent_players(p, moved)
+        if len(absent) == 2:
+            says.append(_("Their match has not begun (neither has moved): it is called off."))
+        elif absent:
+            who = p.first if p.first_id in absent else p.second
+            says.append(
+                _("Their match has not begun (%(player)s has not moved): it is called off.")
+                % {"player": who.public_name}
+            )
         else:
             says.append(
                 _(
@@ -257,7 +274,10 @@ def _result_says(p: TournamentMatch) -> list[str]:
                 )
                 % {"score": _score(p.match)}
             )
-    says.append(_("If it is the round's last result, the round closes and the next is paired."))
+    if p.round.number >= ts.planned_rounds(p.round.tournament):
+        says.append(_("If it is the round's last result, the round closes: the tournament ends."))
+    else:
+        says.append(_("If it is the round's last result, the round closes and the next is paired."))
     return says
 
 

@@ -223,3 +223,30 @@ def test_a_lifted_ban_lets_the_player_join_again(client, world) -> None:
     active.refresh_from_db()
     assert active.status == Membership.Status.LEFT
     assert services.league_join(league=active.league, user=active.user).status == "pending"
+
+
+def test_a_moderator_reads_a_membership_by_name_with_rounded_numbers_and_no_dead_links(
+    client, world
+) -> None:
+    member = world["active"]["north"]
+    Membership.objects.filter(pk=member.pk).update(rating=1532.687237111712, deviation=61.2345)
+    client.force_login(world["users"]["moderator"])
+    page = client.get(reverse("admin:leagues_membership_change", args=[member.pk]))
+    text = page.content.decode()
+    assert "1533" in text and "1532.68" not in text and "61.23" not in text
+    assert member.user.public_name in text
+    assert "/admin/accounts/user/" not in text  # the accounts admin is closed to them
+    # an operator still edits the numbers by hand
+    client.force_login(world["users"]["superuser"])
+    text = client.get(reverse("admin:leagues_membership_change", args=[member.pk])).content
+    assert b'name="rating"' in text
+
+
+def test_an_action_that_applies_to_none_of_the_selected_says_so(client, world) -> None:
+    client.force_login(world["users"]["moderator"])
+    response = client.post(
+        reverse("admin:leagues_membership_changelist"),
+        {"action": "approve_selected", "_selected_action": [world["active"]["north"].pk]},
+        follow=True,
+    )
+    assert "Nothing to do: this action does not apply" in response.content.decode()

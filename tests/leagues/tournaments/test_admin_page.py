@@ -549,11 +549,11 @@ def test_the_organiser_saves_a_running_tournaments_form(client, organiser, leagu
     client.force_login(organiser)
     data = form_fields(page(client, t))
     data["name"] = "Spring Cup"
-    data["rounds"] = "2"
+    data["rounds"] = "2"  # fixed once started: not a field any more, ignored
     response = client.post(reverse("admin:leagues_tournament_change", args=[t.pk]), data)
     assert response.status_code == 302, response.content.decode()[:3000]
     t.refresh_from_db()
-    assert t.name == "Spring Cup" and t.rounds == 2 and t.entries.count() == 4
+    assert t.name == "Spring Cup" and t.rounds == 3 and t.entries.count() == 4
 
 
 @pytest.mark.parametrize("target", ["0", "501"])
@@ -586,3 +586,59 @@ def test_the_match_target_out_of_range_is_refused_in_the_engines_words(
     with translation.override("en"):
         assert expected != str(knob_error_messages("match_target")[which])  # not the English
     assert answer.context["adminform"].form.errors["match_target"] == [expected]
+
+
+def test_finish_is_refused_before_round_one_has_closed(client, organiser, league):
+    t = cup(league, 4)
+    client.force_login(organiser)
+    text = page(client, t)
+    assert 'id="step-finish"' not in text
+    assert "No round has been played yet" in text
+    response = client.post(step_url(t, "finish"), follow=True)
+    assert "Refused: Finish the tournament. No round has been played yet" in said(response)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING
+
+
+def test_only_a_swiss_chooses_its_rounds_and_too_many_are_warned_of(client, organiser, league):
+    client.force_login(organiser)
+    form = {
+        "league": league.pk,
+        "name": "Ladder",
+        "slug": "ladder",
+        "format": "round_robin",
+        "rounds": 4,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    answer = client.post(reverse("admin:leagues_tournament_add"), form)
+    assert answer.context["adminform"].form.errors["rounds"] == [
+        "Only a Swiss tournament chooses its rounds: leave this empty."
+    ]
+    t = cup(league, 3, start=False, rounds=3)
+    confirm = client.get(step_url(t, "start")).content.decode()
+    assert "3 rounds for 3 players is more than a Swiss can pair without rematches" in confirm
+
+
+def test_a_started_tournament_shows_its_entrants_and_pairings_by_name_without_dead_links(
+    client, organiser, league
+):
+    t = cup(league, 4)
+    client.force_login(organiser)
+    text = page(client, t)
+    assert "E1" in text and "/admin/accounts/user/" not in text
+    assert 'name="rounds"' not in text  # fixed once started
+    pairing = boards(t)[0]
+    text = client.get(
+        reverse("admin:leagues_tournamentmatch_change", args=[pairing.pk])
+    ).content.decode()
+    assert pairing.first.public_name in text
+    assert "/admin/accounts/user/" not in text and "/admin/games/match/" not in text
+
+
+def test_the_last_rounds_result_says_the_tournament_ends(client, organiser, league):
+    t = cup(league, 2, rounds=1)
+    client.force_login(organiser)
+    confirm = client.get(result_url(t, boards(t)[0])).content.decode()
+    assert "the round closes: the tournament ends" in confirm
+    assert "neither has moved" in confirm
