@@ -19,13 +19,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Jobs (a bot's moves) run inline, in the calling thread once the transaction commits; the
-    sweeper and the convergence timer run nothing under test (docs/testing.md).
+    sweeper and the convergence timer run nothing under test (docs/testing.md). Passwords are
+    hashed with MD5: PBKDF2's million rounds cost a third of a second of CPU for each user a
+    test makes with a password and each log-in (tests/accounts/test_password.py checks the
+    site's own).
 
     Set for the whole session, before any test module imports ``spite.asgi`` (which starts
     the sweeper unless its interval is 0); a test may still override them with ``settings``.
     """
     from django.conf import settings
 
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.JOBS_INLINE = True
     settings.GAMES_BOT_MOVE_DELAY = 0
     settings.GAMES_SWEEPER_INTERVAL = 0

@@ -1,9 +1,12 @@
 import re
 
 import pytest
+from django.conf import global_settings
 from django.core import mail
 from django.urls import reverse
 
+import spite.settings
+from accounts.models import User
 from tests.accounts.conftest import logged_in_user_id
 from tests.accounts.factories import PASSWORD, UserFactory
 
@@ -220,3 +223,25 @@ def test_deleting_the_account_revokes_its_api_tokens(logged_in, user):
     token.refresh_from_db()
     assert token.revoked_at is not None
     assert not ApiToken.objects.filter(user=user, revoked_at__isnull=True).exists()
+
+
+def test_the_sites_own_hasher_stores_pbkdf2_and_logs_in(client, settings):
+    """Every other test hashes with MD5 (tests/conftest.py); the site's settings keep Django's
+    hashers, PBKDF2 first: a sign-up stores such a hash and logs in with it."""
+    site = getattr(spite.settings, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert site[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    settings.PASSWORD_HASHERS = site
+    password = "tangled-orchard-41"
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "carla", "password1": password, "password2": password},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    user = User.objects.get(username="carla")
+    assert user.password.startswith("pbkdf2_sha256$")
+    client.logout()
+    login = reverse("accounts:login")
+    assert client.post(login, {"username": "carla", "password": "not-it"}).status_code == 200
+    response = client.post(login, {"username": "carla", "password": password})
+    assert response.status_code == 302
+    assert logged_in_user_id(client) == user.pk
