@@ -42,6 +42,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -72,17 +73,23 @@ class LiveServer:
     log_path: Path | None = field(default=None, repr=False)
     #: The job workers ``serve`` started beside it (the bots' moves run there).
     workers: list[JobWorker] = field(default_factory=list, repr=False)
+    #: Where ``manage`` runs its commands when ``serve`` made the server: forks of one process
+    #: that has set Django up (``ManageForks``); else a ``manage.py`` process each.
+    forks: ManageForks | None = field(default=None, repr=False)
 
     def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run `manage.py <args>` against the server's database; output is captured."""
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        if self.forks is not None:
+            result = self.forks.run(args, timeout=120)
+        else:
+            result = subprocess.run(
+                [sys.executable, str(ROOT / "manage.py"), *args],
+                cwd=ROOT,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
         if check and result.returncode != 0:
             raise AssertionError(
                 f"manage.py {' '.join(args)} failed ({result.returncode}):\n"
@@ -142,6 +149,56 @@ class LiveServer:
         if problem:
             log_text = self.log_path.read_text(errors="replace")
             raise AssertionError(f"the server did not restart: {problem}\n{log_text}")
+
+
+class ManageForks:
+    """``manage.py`` commands run with ``env``, each in a process forked from one that imported
+    the site and set Django up once (tests/manage_forks.py), which starts on the first command:
+    about a second of CPU less a command than a ``manage.py`` process of its own. A command
+    behaves as in ``manage.py``: its own process, database connections, output and exit code."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = dict(env)
+        self.process: subprocess.Popen[str] | None = None
+        self.lock = threading.Lock()  # one command at a time, whichever thread asks
+
+    def run(self, args: tuple[str, ...], *, timeout: float) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, str(ROOT / "manage.py"), *args]
+        with self.lock:
+            if self.process is None or self.process.poll() is not None:
+                self.process = subprocess.Popen(
+                    [sys.executable, str(ROOT / "tests" / "manage_forks.py")],
+                    cwd=ROOT,
+                    env=self.env,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.write(json.dumps({"args": args, "timeout": timeout}) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        if not line:
+            raise AssertionError(f"tests/manage_forks.py ended (code {self.process.poll()})")
+        reply = json.loads(line)
+        if reply["timed_out"]:
+            raise subprocess.TimeoutExpired(command, timeout, reply["stdout"], reply["stderr"])
+        return subprocess.CompletedProcess(
+            command, reply["returncode"], reply["stdout"], reply["stderr"]
+        )
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        if self.process.stdin is not None:
+            self.process.stdin.close()  # it ends at the end of its input
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 @dataclass
@@ -346,6 +403,7 @@ def serve(
     if database_url is None:
         database_url = f"sqlite:///{workdir / 'db.sqlite3'}"  # absolute path: sqlite:////tmp/…
     server = LiveServer(url="", database_url=database_url, env=server_env(database_url, env))
+    server.forks = ManageForks(server.env)
     daphne = BIN / "daphne"
     if not daphne.exists():
         unavailable(f"daphne not found at {daphne}: pip install -e '.[dev]'")
@@ -380,6 +438,7 @@ def serve(
         server.stop()  # the process now running: a restart may have replaced the first
         for worker in server.workers:
             worker.stop()
+        server.forks.close()
 
 
 @pytest.fixture(scope="session")
