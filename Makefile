@@ -35,10 +35,13 @@ run: demo
 
 # The suite runs on TEST_WORKERS pytest-xdist processes, a test module per worker at a time, in
 # pytest-django's order: the browser tests last (docs/testing.md). PYTEST_ARGS come last and
-# win: `make test PYTEST_ARGS="-n0 -k foo"`.
+# win: `make test PYTEST_ARGS="-n0 -k foo"`. Bytecode is kept (__pycache__, ignored by git) even
+# where PYTHONDONTWRITEBYTECODE is set: else every worker rewrites the asserts of every test
+# module and every server process compiles the site again, each run (~8 s of CPU a worker).
 TEST_WORKERS ?= 2
 test: setup
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope \
+		--no-loadscope-reorder $(PYTEST_ARGS)
 
 # The organiser guide's screenshots (docs/tournaments.md): the browser tests that illustrate it,
 # run with --docs-img, write docs/img/*.png; no other run writes under docs/.
