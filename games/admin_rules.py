@@ -81,7 +81,7 @@ class RulesAdminForm(KnobsForm, forms.ModelForm):
             choices=[
                 *((p.key, format_lazy("{}: {}", p.label, p.description)) for p in PRESETS.values()),
                 (CUSTOM, format_lazy("{}: {}", _("Custom"), _("Set every knob yourself, below."))),
-            ]
+            ],
         )
 
     def clean(self) -> dict[str, Any]:
