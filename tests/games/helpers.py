@@ -28,6 +28,22 @@ def seed_where(first_player: int, rules: engine.Rules = SMALL, start: int = 1) -
     raise AssertionError("unreachable")
 
 
+def seed_where_the_bot_hands_over(
+    bot_seat: int, rules: engine.Rules = SMALL, level: str = "greedy", bot_seed: int = 4242
+) -> int:
+    """The smallest seed whose deal, with ``bot_seat`` to start, leaves the game on after the
+    bot's first turn (with small knobs a bot may empty its pay-off pile in that turn)."""
+    from games.bots import bot_choose
+
+    for seed in itertools.count(1):
+        game = engine.Game.new(seed=seed, rules=rules, first_player=bot_seat)
+        while not game.is_over and game.to_move == bot_seat:
+            game.play(bot_choose(level, bot_seed, game.to_dict(), bot_seat))
+        if not game.is_over:
+            return seed
+    raise AssertionError("unreachable")
+
+
 def current_game(match: Match) -> Game:
     return Game.objects.select_related("match").filter(match=match).order_by("-number").first()
 

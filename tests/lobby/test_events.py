@@ -19,7 +19,14 @@ from games.sending import players as notify
 from lobby import services as lobby
 from tests.accounts.factories import UserFactory
 from tests.games import conftest as games_fixtures
-from tests.games.helpers import SMALL, a_center_move, a_side_move, center_line, current_game
+from tests.games.helpers import (
+    SMALL,
+    a_center_move,
+    a_side_move,
+    center_line,
+    current_game,
+    seed_where_the_bot_hands_over,
+)
 from tests.sockets import QUIET, frames, open_socket, send
 
 seeds = games_fixtures.seeds
@@ -219,11 +226,12 @@ def test_taking_a_seek_starts_the_game_for_both(alice, bob, sent, committed) -> 
 
 
 def test_the_next_game_of_a_match_and_a_rematch_start_with_game_started(
-    alice, human_starts, sent, committed
+    alice, human_starts, seeds, sent, committed
 ) -> None:
     match = committed(human_starts, user=alice)
     game = current_game(match)
     sent.clear()
+    seeds(seed_where_the_bot_hands_over(bot_seat=1), 4242)  # game 2's deal: the bot hands over
     committed(games.game_resign, game_id=game.pk, user=alice, scope="game")  # 5 points of 10
     second = current_game(match)
     assert second.number == 2
