@@ -575,7 +575,7 @@ def pairing_result_set(
 
     with transaction.atomic():
         p = (
-            TournamentMatch.objects.select_for_update()
+            TournamentMatch.objects.select_for_update(of=("self",))
             .select_related("round__tournament__league", "first", "second")
             .get(pk=pairing.pk)
         )

@@ -99,11 +99,11 @@ def test_a_moderator_saves_the_knobs_and_the_engine_s_dict_is_stored(client, lea
     response = client.post(change_url(league), data)
     assert response.status_code == 302, errors(response)
     league.refresh_from_db()
+    # every knob (compared as a dict: PostgreSQL's jsonb keeps no key order)
     assert league.rules == engine.Rules(
         payoff_size=12, hand_size=6, decks=3, side_stacks=5, center_stacks=2,
         king_on_empty=False, refill_empty_hand=True, match_target=40,
     ).to_dict()  # fmt: skip
-    assert list(league.rules) == list(engine.Rules().to_dict())  # every knob, in order
 
 
 def test_choosing_a_preset_and_saving_stores_its_knobs(client, league, mod) -> None:
