@@ -38,7 +38,7 @@ run: demo
 # win: `make test PYTEST_ARGS="-n0 -k foo"`. Bytecode is kept (__pycache__, ignored by git) even
 # where PYTHONDONTWRITEBYTECODE is set: else every worker rewrites the asserts of every test
 # module and every server process compiles the site again, each run (~8 s of CPU a worker).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3  # on 2 cores: the tests wait a third of their time (docs/testing.md)
 test: setup
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope \
 		--no-loadscope-reorder $(PYTEST_ARGS)
