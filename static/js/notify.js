@@ -88,6 +88,7 @@ class Notifier {
     this.announcer = root.querySelector('[data-part="announce"]');
     this.socket = null;
     this.answering = null; // the id of the challenge whose answer is on its way
+    this.leaving = false; // on the way to a table: a second word of it (the lists) changes nothing
     this.frames = 0;
     if (document.querySelector("[data-table]")) rememberTableOpened(window.location.pathname);
     window.setInterval(() => this.tick(), TICK);
@@ -170,6 +171,7 @@ class Notifier {
   }
 
   matchStarts(frame) {
+    if (this.leaving) return; // a second navigation would abort the first
     if (frame.url && tablesOpened().includes(frame.url)) return; // sat there already
     const other = frame.type === "seek_taken"
       ? (frame.owner && frame.owner.username === this.me ? frame.taker : frame.owner)
@@ -180,6 +182,7 @@ class Notifier {
     if (who && who.name) this.say(...withPerson(template("notifyStarting"), who));
     else this.say(t("notifyStartingPlain"));
     if (!frame.url || window.location.pathname === frame.url) return;
+    this.leaving = true;
     this.socket.stop(); // leaving the page: no reconnecting on the way out
     window.location.assign(frame.url);
   }

@@ -98,3 +98,21 @@ def test_a_page_signed_out_elsewhere_says_so_and_stops_reconnecting(page: Any, l
     page.wait_for_timeout(1500)  # longer than the first retry's wait: none comes
     assert page.evaluate("() => window.spiteNotify.socket.ws === null")
     assert page.evaluate("() => window.spiteNotify.socket.status") == "gone"
+
+
+def test_a_match_start_told_twice_goes_to_the_table_once(page: Any, live_server_url):
+    """A match's start comes on its doorbell and again with the lists (a start the socket may
+    have missed): the second word must not start a second navigation, which would abort the
+    first (CI saw the accepting player's page fail with net::ERR_ABORTED)."""
+    from playwright.sync_api import expect
+
+    positions.sign_up(page, live_server_url, "tw", PASSWORD, email=True)
+    expect(page.locator("[data-notify]")).to_have_attribute("data-state", "open")
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(f"{request.url} {request.failure}"))
+    with page.expect_navigation(url=f"{live_server_url}/rules/"):
+        page.evaluate(
+            """() => { const start = { type: "challenge_accepted", url: "/rules/" };
+                       window.spiteNotify.receive(start); window.spiteNotify.receive(start); }"""
+        )
+    assert failed == []
