@@ -142,20 +142,36 @@ class ExpertBot(BaseBot):
         if planned is not None and planned.text in legal:
             return planned
         self._plan.clear()
+        moves, world = self._line(view)
+        if world is not None:
+            self._remember(world, view["seat"], moves)
+        return moves[0]
+
+    def plan(self, view: dict[str, Any]) -> tuple[Move, ...]:
+        """The moves the expert means to play from ``view`` (whose viewer is to move), up to
+        its discard or the first play that shows a hidden card: ``choose`` of a fresh bot
+        plays the first. Reads the view alone, like ``choose``; keeps no plan."""
+        if view["outcome"] is not None or view["to_move"] != view["seat"]:
+            raise ValueError("the viewer is not to move")
+        return self._line(view)[0]
+
+    def _line(self, view: dict[str, Any]) -> tuple[tuple[Move, ...], Game | None]:
+        """The best plan from ``view`` and one of the worlds it was searched in (None when
+        there was nothing to search: one legal move, or the pay-off top to play)."""
+        legal: list[str] = view["legal_moves"]
         if len(legal) == 1:
-            return Move.parse(legal[0])
+            return (Move.parse(legal[0]),), None
         me: int = view["seat"]
         payoff = [Move.parse(t) for t in legal if t.startswith("p-")]
         if payoff:
             heights = {view["center"][m.target_index]["stands_for"] for m in payoff}
             if len(heights) == 1:
-                return payoff[0]
+                return (payoff[0],), None
         rng = self.rng_for(view)
         roots = worlds(view, rng, self.samples)
         ctx = self._context(me, roots)
         _, moves = self._search(ctx, roots[0], list(range(len(roots))), self.depth, self.nodes)
-        self._remember(roots[0], me, moves)
-        return moves[0]
+        return moves, roots[0]
 
     def _context(self, me: int, roots: list[Game]) -> _Context:
         opp = 1 - me

@@ -62,9 +62,12 @@ def best_discard(game: Game) -> Move:
 class GreedyBot(BaseBot):
     """Plays toward its pay-off, keeps its Kings, discards without burying (see the module)."""
 
-    def __init__(self, seed: int = 0, nodes: int = 400) -> None:
+    def __init__(self, seed: int = 0, nodes: int = 400, careful: bool = False) -> None:
         super().__init__(seed)
         self.nodes = nodes
+        #: Never play a card that leaves a center stack just below the opponent's pay-off top
+        #: (step 3): the reviews' rollouts play this way (engine/coach.py).
+        self.careful = careful
 
     def choose_from_view(self, view: dict[str, Any]) -> Move:
         game = Game.from_view(view, self.rng_for(view).next64())
@@ -82,10 +85,32 @@ class GreedyBot(BaseBot):
         if runs:
             best = min(runs, key=lambda n: (n.kings, len(n.moves)))
             return best.moves[0]
+        feeds = _feeding(game) if self.careful else 0
+
+        def safe(m: Move) -> bool:
+            return not feeds or game.stands_for(m.target_index) + 1 != feeds
+
         for m in legal:
-            if m.kind == SIDE_TO_CENTER and RANK[game.sides[p][m.origin_index][-1]] != KING:
+            kind = m.kind
+            if (
+                kind == SIDE_TO_CENTER
+                and RANK[game.sides[p][m.origin_index][-1]] != KING
+                and safe(m)
+            ):
                 return m
         for m in legal:
-            if m.kind == HAND_TO_CENTER and m.card is not None and RANK[m.card] != KING:
+            if m.kind == HAND_TO_CENTER and m.card is not None and RANK[m.card] != KING and safe(m):
                 return m
         return best_discard(game)
+
+
+def _feeding(game: Game) -> int:
+    """The height a center stack must not reach because the opponent's pay-off top would fit
+    on it (0 when no such height: their top is a King, an Ace, or already fits)."""
+    payoff = game.payoffs[1 - game.to_move]
+    if not payoff or RANK[payoff[-1]] in (1, KING):
+        return 0
+    wanted = RANK[payoff[-1]] - 1
+    if any(game.stands_for(i) == wanted for i in range(len(game.center))):
+        return 0
+    return wanted
