@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,6 +154,23 @@ def warn(view: Mapping[str, Any], move: Move) -> Reason | None:
     if move.target == "side" and payoff_plays:
         return Reason("missed_payoff", {"top": mine["payoff_top"]})
     return None
+
+
+def line_cards(view: Mapping[str, Any], line: Sequence[Move]) -> tuple[str, ...]:
+    """The card each move of ``line`` (a plan from ``view``) takes: the player sees them all,
+    since a plan stops at the first card it cannot foresee."""
+    game = Game.from_view(view, 0)
+    seat = view["seat"]
+    cards = []
+    for move in line:
+        if move.kind == PAYOFF_TO_CENTER:
+            cards.append(game.payoffs[seat][-1])
+        elif move.card is not None:
+            cards.append(move.card)
+        else:
+            cards.append(game.sides[seat][move.origin_index][-1])
+        game.play(move)
+    return tuple(cards)
 
 
 # --- hints ------------------------------------------------------------------------------------
@@ -318,6 +335,9 @@ class Decision:
     best: str
     line: tuple[str, ...]
     agrees: bool
+    #: The card the played move took, and the card each move of ``line`` takes (all in sight).
+    played_card: str = ""
+    line_cards: tuple[str, ...] = ()
     chances: tuple[float, float] | None = None
     error: float = 0.0
     reason: Reason | None = None
@@ -335,6 +355,8 @@ class Decision:
             "best": self.best,
             "line": list(self.line),
             "agrees": self.agrees,
+            "played_card": self.played_card,
+            "line_cards": list(self.line_cards),
             "chances": None if self.chances is None else [round(c, 4) for c in self.chances],
             "error": round(self.error, 4),
             "reason": None if self.reason is None else self.reason.to_dict(),
@@ -350,6 +372,8 @@ class Decision:
             best=str(d["best"]),
             line=tuple(d["line"]),
             agrees=bool(d["agrees"]),
+            played_card=str(d.get("played_card", "")),
+            line_cards=tuple(d.get("line_cards", ())),
             chances=None if c is None else (float(c[0]), float(c[1])),
             error=float(d.get("error", 0.0)),
             reason=Reason.from_dict(d.get("reason")),
@@ -473,6 +497,8 @@ def _review_turn(
                 best=line[0].text,
                 line=tuple(m.text for m in line),
                 agrees=agrees,
+                played_card=_card_of(view, played),
+                line_cards=line_cards(view, line),
                 chances=estimate,
                 error=error,
                 reason=None if agrees else explain(view, line),
@@ -480,6 +506,51 @@ def _review_turn(
             )
         )
     return tuple(out)
+
+
+def review_turns(
+    start: Game,
+    moves: Sequence[Move | str],
+    *,
+    seats: Sequence[int] = (0, 1),
+    playouts_per_turn: int = 64,
+    seed: int = 0,
+    expert: Mapping[str, Any] | None = None,
+    skip: int = 0,
+) -> Iterator[Turn]:
+    """The turns of ``review``, one at a time, the first ``skip`` of them left out (replayed,
+    not reviewed again: a review that stopped resumes after the turns it kept)."""
+    game = start.copy()
+    options = dict(expert or {})
+    current: list[tuple[int, dict[str, Any], Move]] = []
+    seen = 0
+
+    def close() -> Turn | None:
+        nonlocal seen
+        if not current:
+            return None
+        seen += 1
+        if seen <= skip:
+            current.clear()
+            return None
+        seat = current[0][1]["seat"]
+        decisions = _review_turn(
+            current, playouts_per_turn=playouts_per_turn, seed=seed, expert=options
+        )
+        turn = Turn(seat, current[0][0], current[-1][0], decisions)
+        current.clear()
+        return turn
+
+    for ply, text in enumerate(moves):
+        move = Move.parse(text) if isinstance(text, str) else text
+        mover = game.to_move
+        if current and current[0][1]["seat"] != mover and (turn := close()) is not None:
+            yield turn
+        if mover in seats:
+            current.append((ply, game.view(mover), move))
+        game.play(move)
+    if (turn := close()) is not None:
+        yield turn
 
 
 def review(
@@ -494,27 +565,7 @@ def review(
     """Review ``moves`` (the moves in force, in order) played from ``start`` (the deal): every
     turn of each player in ``seats``, from that player's view before each move.
     ``playouts_per_turn`` bounds a turn's estimates; ``expert`` holds the expert's options."""
-    game = start.copy()
-    options = dict(expert or {})
-    turns: list[Turn] = []
-    current: list[tuple[int, dict[str, Any], Move]] = []
-
-    def close() -> None:
-        if current:
-            seat = current[0][1]["seat"]
-            decisions = _review_turn(
-                current, playouts_per_turn=playouts_per_turn, seed=seed, expert=options
-            )
-            turns.append(Turn(seat, current[0][0], current[-1][0], decisions))
-            current.clear()
-
-    for ply, text in enumerate(moves):
-        move = Move.parse(text) if isinstance(text, str) else text
-        mover = game.to_move
-        if current and current[0][1]["seat"] != mover:
-            close()
-        if mover in seats:
-            current.append((ply, game.view(mover), move))
-        game.play(move)
-    close()
+    turns = review_turns(
+        start, moves, seats=seats, playouts_per_turn=playouts_per_turn, seed=seed, expert=expert
+    )
     return Review(tuple(seats), tuple(turns), playouts_per_turn)

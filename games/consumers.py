@@ -16,8 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from core.convergence import Watch
 from core.errors import NOT_FOUND, STALE_VERSION, GameError
 from core.sockets import CLOSE_NOT_FOUND, JsonSocket, SignedOut, bad_message
-from games import services, spectators, sweeper
+from games import hints, services, spectators, sweeper
 from games.clocks.seat_socket import SeatClockMixin
+from games.reasons import reason_text
 from games.selectors import game_connect, game_versions
 from games.sending.groups import GAME_NOTICE, game_group, viewer_key
 
@@ -32,6 +33,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         "resign": "_on_resign",
         "abort": "_on_abort",
         "rematch": "_on_rematch",
+        "hint": "_on_hint",
         "sync": "_resync",
     }
     game_id: int
@@ -159,6 +161,15 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             raise bad_message(_("An undo needs the version it was asked against."))
         await self.act(services.game_undo, game_id=self.game_id, user=self.user, version=version)
 
+    async def _on_hint(self, content: dict[str, Any]) -> None:
+        version = content.get("version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise bad_message(_("A hint needs the version it was asked at."))
+        hint = await self.act(hints.hint_ask, game_id=self.game_id, user=self.user, version=version)
+        if hint.move:  # asked before at this version: the answer is here
+            await self.send_json(hints.hint_frame(hint))
+        # else the job's game.hint event brings it
+
     async def _on_abort(self, content: dict[str, Any]) -> None:
         await self.act(services.game_abort, game_id=self.game_id, user=self.user)
 
@@ -227,6 +238,13 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             if frame.get("type") == "state":
                 self.spectators_sent = frame.get("spectators")
         self.last_version = version
+
+    async def game_hint(self, event: dict[str, Any]) -> None:
+        """A hint computed for a seat: to that player's sockets, with the reason in words."""
+        if event.get("seat") != self.seat:
+            return
+        frame = event["frame"]
+        await self.send_json({**frame, "text": reason_text(frame.get("reason"))})
 
     async def game_notice(self, event: dict[str, Any]) -> None:
         """A frame outside the game's versions, the same for everyone: forward it (a spectator

@@ -361,3 +361,62 @@ class SeatPresence(models.Model):
     def __str__(self) -> str:
         state = "open" if self.open else "closed"
         return f"match {self.match_id} seat {self.seat}: {state}, seen {self.seen_at:%H:%M:%S}"
+
+
+class Hint(models.Model):
+    """A hint a player asked for (docs/games.md, "Hints"): the expert's move for the player's
+    view at ``version``, its plan and its reason (``engine.coach.Hint.to_dict()``). ``move`` is
+    empty while the job computes it. One row per seat and version; the rows of a game are the
+    hints it used, counted in its record."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="hints", verbose_name=_("game")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    version = models.PositiveIntegerField(_("version asked at"))
+    move = models.CharField(_("move"), max_length=16, blank=True)
+    line = models.JSONField(_("the expert's plan"), default=list, blank=True)
+    reason = models.JSONField(_("reason"), null=True, blank=True)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hint")
+        verbose_name_plural = _("hints")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "version"], name="games_hint_game_seat_version"
+            ),
+            models.CheckConstraint(condition=Q(seat__in=SEATS), name="games_hint_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hint for game {self.game_id} seat {self.seat} at {self.version}: {self.move}"
+
+
+class Review(models.Model):
+    """The expert's review of a finished game (docs/games.md, "Reviews"):
+    ``engine.coach.Review.to_dict()`` in ``data``, its turns filled in as the job goes, so a
+    job that died resumes after the last turn it stored."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting or in progress")
+        DONE = "done", _("done")
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="review", verbose_name=_("game")
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    data = models.JSONField(_("review"), default=dict, blank=True)
+    cpu_seconds = models.FloatField(_("CPU seconds"), default=0.0)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("review")
+        verbose_name_plural = _("reviews")
+        indexes = [models.Index(fields=["status"], name="games_review_status_idx")]
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id}: {self.status}"

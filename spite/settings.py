@@ -404,6 +404,15 @@ GAMES_GUEST_MATCHES_PER_SESSION = env.int("GAMES_GUEST_MATCHES_PER_SESSION", def
 # At most so many matches against the server's bots in progress per player (guests included).
 GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT = env.int("GAMES_BOT_MATCHES_IN_PROGRESS_LIMIT", default=10)
 ACCOUNTS_GUEST_TTL = env.float("ACCOUNTS_GUEST_TTL", default=7 * 24 * 3600.0)
+# The expert as a teacher (docs/games.md, "Hints" and "Reviews"). Budgets are counts, never
+# seconds (ENGINE.md): a hint's search deals GAMES_HINT_WORLDS worlds of the player's view (the
+# expert's playouts) and expands at most GAMES_HINT_STATES turn states; reviews ask the same
+# expert, and estimate what a move cost with at most GAMES_REVIEW_PLAYOUTS playouts a turn.
+GAMES_HINT_WORLDS = env.int("GAMES_HINT_WORLDS", default=10)
+GAMES_HINT_STATES = env.int("GAMES_HINT_STATES", default=6000)
+GAMES_REVIEW_PLAYOUTS = env.int("GAMES_REVIEW_PLAYOUTS", default=128)
+# Review every finished game a person played (background jobs); a site short of CPU may stop.
+GAMES_REVIEWS = env.bool("GAMES_REVIEWS", default=True)
 # The Watch page lists the games in play moved in the last GAMES_WATCH_RECENT seconds (a game
 # with no move yet: since it was dealt).
 GAMES_WATCH_RECENT = env.float("GAMES_WATCH_RECENT", default=600.0)

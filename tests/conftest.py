@@ -19,7 +19,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Jobs (a bot's moves) run inline, in the calling thread once the transaction commits; the
-    sweeper and the convergence timer run nothing under test (docs/testing.md). Passwords are
+    sweeper and the convergence timer run nothing under test, nor do game reviews unless a test
+    asks (docs/testing.md). Passwords are
     hashed with MD5: PBKDF2's million rounds cost a third of a second of CPU for each user a
     test makes with a password and each log-in (tests/accounts/test_password.py checks the
     site's own).
@@ -33,6 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.JOBS_INLINE = True
     settings.GAMES_BOT_MOVE_DELAY = 0
     settings.GAMES_SWEEPER_INTERVAL = 0
+    settings.GAMES_REVIEWS = False  # seconds of CPU a game: tests/games/test_reviews.py asks
     settings.SOCKETS_CONVERGE_INTERVAL = 0  # a test runs the convergence check when it means to
 
 

@@ -20,6 +20,9 @@ class GameStateSerializer(serializers.Serializer):
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for a spectator.")
     can_undo = serializers.BooleanField()
     can_abort = serializers.BooleanField()
+    can_hint = serializers.BooleanField(
+        help_text="Whether you may ask for a hint now (a casual game against a bot, your turn)."
+    )
 
 
 class MoveRowSerializer(serializers.Serializer):
@@ -53,3 +56,32 @@ class MoveOutSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     replayed = serializers.BooleanField()
     state = GameStateSerializer()
+
+
+class HintInSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The game's version you ask at (your turn).")
+
+
+class HintSerializer(serializers.Serializer):
+    """The ``hint`` frame of docs/protocol.md."""
+
+    type = serializers.CharField()
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    move = serializers.CharField(allow_null=True, help_text="The expert's move; null until ready.")
+    line = serializers.ListField(child=serializers.CharField(), help_text="The expert's plan.")
+    reason = serializers.DictField(allow_null=True, help_text="{key, params}, or null.")
+    text = serializers.CharField(allow_null=True, help_text="The reason in your language.")
+
+
+class ReplaySerializer(serializers.Serializer):
+    """A finished game: its log, the hints each seat used and the expert's review."""
+
+    game = serializers.IntegerField()
+    moves = MoveRowSerializer(many=True)
+    hints = serializers.ListField(child=serializers.IntegerField(), help_text="Hints per seat.")
+    review = serializers.DictField(
+        allow_null=True,
+        help_text='The review (docs/games.md, "Reviews"): status pending or done; when done, '
+        "accuracy per reviewed seat and the turns with their decisions, marks and reasons.",
+    )

@@ -12,14 +12,17 @@ from rest_framework.views import APIView
 
 from api.serializers.games import (
     GameStateSerializer,
+    HintInSerializer,
+    HintSerializer,
     MoveInSerializer,
     MoveOutSerializer,
     MoveRowSerializer,
+    ReplaySerializer,
 )
 from api.throttles import AnonThrottle, MovesThrottle, UserThrottle
 from api.views.common import Pagination, error_responses, paginated
-from core.errors import UNAUTHENTICATED, GameError
-from games import selectors, services
+from core.errors import BAD_MESSAGE, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, GameError
+from games import hints, reviews, selectors, services
 
 
 class GameDetailView(APIView):
@@ -98,7 +101,83 @@ class GameMovesView(APIView):
         return Response(body, status=status.HTTP_200_OK if result.replayed else 201)
 
 
+class GameHintView(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [AnonThrottle, UserThrottle, MovesThrottle]
+    throttle_scope = "moves"
+
+    @extend_schema(
+        summary="Ask the expert for a hint",
+        description="Only in a casual game against a server bot, in your own turn, at the "
+        "game's ``version``: 200 with the hint when it is ready, 202 (``move`` null) while the "
+        "expert thinks (read it with GET). 403 forbidden in ranked play or against a person; "
+        "409 stale_version, not_your_turn, game_over. Asking again at the same version is the "
+        "same hint; every version asked counts in the game's record.",
+        request=HintInSerializer,
+        responses={
+            200: HintSerializer,
+            202: HintSerializer,
+            **error_responses(400, 401, 403, 404, 409, 429),
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        if not request.user.is_authenticated:
+            raise GameError(UNAUTHENTICATED, _("Log in or send an API token to play."))
+        version = request.data.get("version") if hasattr(request.data, "get") else None
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise GameError(
+                BAD_MESSAGE,
+                _("A hint needs the version it was asked at."),
+                params={"field": "version"},
+            )
+        hint = hints.hint_ask(game_id=game_id, user=request.user, version=version)
+        hint.refresh_from_db()  # the job may have answered as the request committed
+        return Response(hints.hint_frame(hint), status=200 if hint.move else 202)
+
+    @extend_schema(
+        summary="Your hint at the game's current version",
+        description="200 when ready, 202 while the expert thinks, 404 when you asked none at "
+        "this version.",
+        responses={200: HintSerializer, 202: HintSerializer, **error_responses(401, 403, 404)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        hint = hints.hint_latest(game_id=game_id, user=request.user)
+        if hint is None:
+            raise GameError(NOT_FOUND, _("You asked for no hint at this version."))
+        return Response(hints.hint_frame(hint), status=200 if hint.move else 202)
+
+
+class GameReplayView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A finished game's replay and review",
+        description="The log (as ``moves/``, whole), the hints each seat used and the expert's "
+        "review (null for a game no person played). 403 while the game is in play: its "
+        "replay would show the hands.",
+        responses={200: ReplaySerializer, **error_responses(403, 404)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        if game.is_active:
+            raise GameError(
+                FORBIDDEN, _("This game is still being played: its replay opens once it is over.")
+            )
+        body = {
+            "game": game.pk,
+            "moves": MoveRowSerializer(selectors.game_log(game), many=True).data,
+            "hints": hints.hints_used(game),
+            "review": reviews.review_for(game),
+        }
+        return Response(body)
+
+
 urlpatterns = [
     path("games/<int:game_id>/", GameDetailView.as_view(), name="game"),
     path("games/<int:game_id>/moves/", GameMovesView.as_view(), name="game_moves"),
+    path("games/<int:game_id>/hint/", GameHintView.as_view(), name="game_hint"),
+    path("games/<int:game_id>/replay/", GameReplayView.as_view(), name="game_replay"),
 ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import Game, Match, Move
-from games.selectors.replay import LogRow, _deal, _in_force_after, game_log
+from games.selectors.replay import LogRow, _in_force_after, deal, game_log
 
 
 def _reveals(before: dict[str, Any], after: dict[str, Any], seat: int) -> bool:
@@ -45,7 +45,7 @@ def game_undo_plan(game: Game, seat: int) -> UndoPlan | None:
     if not turn:
         return None
     start = len(in_force) - turn
-    replayed = _deal(game)
+    replayed = deal(game)
     for row in in_force[:start]:
         replayed.play(row.text)
     snapshot, cut = replayed.to_dict(), start
@@ -74,6 +74,25 @@ def _may_undo(game: Game, seat: int | None) -> bool:
 def undo_allowed(match: Match) -> bool:
     """Undo exists only in casual matches of a person against a bot."""
     return match.against_bot and not match.ranked
+
+
+def hint_allowed(match: Match) -> bool:
+    """Hints, like undo, only in casual matches of a person against a server bot (guests'
+    games are such matches): never in ranked play, never against a person."""
+    return match.against_bot and not match.ranked
+
+
+def game_may_hint(game: Game, seat: int | None) -> bool:
+    """Whether ``seat`` may ask for a hint in ``game`` now: a person's seat, in its turn."""
+    match = game.match
+    return (
+        seat is not None
+        and hint_allowed(match)
+        and not match.is_bot(seat)
+        and game.is_active
+        and match.status == Match.Status.ACTIVE
+        and game.to_move == seat
+    )
 
 
 def game_seats_moved(game: Game) -> set[int]:

@@ -21,7 +21,13 @@ from core.errors import NOT_FOUND, GameError
 from games.clocks import turn as clock
 from games.clocks.presence import match_presence
 from games.models import SEATS, Game, Match, Move
-from games.selectors.actions import _may_undo, game_may_abort, game_seats_moved, game_undo_plan
+from games.selectors.actions import (
+    _may_undo,
+    game_may_abort,
+    game_may_hint,
+    game_seats_moved,
+    game_undo_plan,
+)
 from games.sending.groups import viewer_key
 from games.spectators import spectator_count
 
@@ -248,6 +254,7 @@ class _FrameBuilder:
             "view": view,
             "you": seat,
             "can_undo": self.can_undo(seat),
+            "can_hint": game_may_hint(self.game, seat),
             "can_abort": self.can_abort(seat),
         }
 

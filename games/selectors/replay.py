@@ -32,7 +32,8 @@ def game_log(game: Game) -> list[LogRow]:
     return [LogRow(*r) for r in rows.values_list("ply", "seat", "kind", "text", "undoes")]
 
 
-def _deal(game: Game) -> engine.Game:
+def deal(game: Game) -> engine.Game:
+    """``game``'s deal: the engine game before its first move."""
     rules = engine.Rules.from_dict(game.match.rules)
     return engine.Game.new(seed=game.seed, rules=rules, first_player=game.first_player)
 
@@ -57,12 +58,12 @@ def _replay_rows(
     the restored position is exact, shuffler included. ``on_row`` sees each row and the game
     after it.
     """
-    replayed = _deal(game)
+    replayed = deal(game)
     in_force: list[LogRow] = []
     for row in rows:
         in_force = _in_force_after(in_force, row)
         if row.kind == Move.Kind.UNDO:
-            replayed = _deal(game)
+            replayed = deal(game)
             for kept in in_force:
                 replayed.play(kept.text)
         else:
@@ -70,6 +71,17 @@ def _replay_rows(
         if on_row is not None:
             on_row(row, replayed)
     return replayed, in_force
+
+
+def in_force_rows(game: Game) -> list[LogRow]:
+    """The log rows of ``game``'s moves still in force (those an undo took back left out), in
+    order: played from ``deal(game)`` they give the stored state."""
+    return _replay_rows(game, game_log(game))[1]
+
+
+def moves_in_force(game: Game) -> list[str]:
+    """The texts of ``in_force_rows``."""
+    return [row.text for row in in_force_rows(game)]
 
 
 def game_replay(game: Game) -> engine.Game:
@@ -99,7 +111,7 @@ def game_replay_frames(game: Game) -> list[dict[str, Any]]:
     ``undoes`` for an undo row); the first frame is the deal (``kind`` "deal"). Only for games
     that are over: the boards show both hands."""
     frames: list[dict[str, Any]] = []
-    dealt = _deal(game)
+    dealt = deal(game)
     frames.append(
         {"index": 0, "ply": None, "seat": None, "kind": "deal", "move": "", "board": _board(dealt)}
     )

@@ -51,3 +51,17 @@ def game_notice_send(*, game_id: int, frame: dict[str, Any]) -> None:
         {"type": GAME_NOTICE, "frame": frame},
         what=f"a {frame.get('type')} notice to game {game_id}",
     )
+
+
+#: The consumer method a hint is dispatched to (``GameConsumer.game_hint``).
+GAME_HINT = "game.hint"
+
+
+def game_hint_send(*, game_id: int, seat: int, frame: dict[str, Any]) -> None:
+    """Send a ``hint`` frame to the sockets of ``seat`` on the game (only that player's; the
+    socket adds the reason's sentence in its language). Never raises."""
+    group_send_soon(
+        game_group(game_id),
+        {"type": GAME_HINT, "seat": seat, "frame": frame},
+        what=f"a hint to seat {seat} of game {game_id}",
+    )

@@ -21,7 +21,7 @@ from core.errors import (
     GameError,
     lazy_format,
 )
-from games import bots, hooks
+from games import bots, hooks, reviews
 from games.clocks import turn as clock
 from games.models import Game, Match, Move
 from games.refusals import refusal_message
@@ -329,6 +329,7 @@ def _game_finish(
     reached, resigned, or ``match_reason``: a forfeit) or deal the next game. The caller saves
     ``game``. Returns whether the match ended."""
     now = timezone.now()
+    reviews.review_enqueue(game)  # the expert reviews each person's turns, in the background
     game.status = Game.Status.FINISHED
     game.winner = winner
     game.points = points if winner is not None else 0

@@ -73,7 +73,7 @@ def test_every_frame_counts_against_the_throttle_and_a_throttled_move_keeps_its_
 
 def test_an_unknown_type_is_answered_with_the_types_each_socket_knows() -> None:
     assert GameConsumer()._known_types() == (
-        '"move", "undo", "resign", "abort", "rematch" or "sync"'
+        '"move", "undo", "resign", "abort", "rematch", "hint" or "sync"'
     )
     assert NotificationConsumer()._known_types() == (
         '"challenge_answer", "seek_take", "watch_seeks", "watch_online" or "sync"'
