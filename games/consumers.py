@@ -22,6 +22,9 @@ from games.reasons import reason_text
 from games.selectors import game_connect, game_versions
 from games.sending.groups import GAME_NOTICE, game_group, viewer_key
 
+#: Seconds between a waiting socket's looks for its hint in the database.
+HINT_POLL = 0.2
+
 #: This process's open game sockets, checked against the committed versions on a timer.
 GAME_SOCKETS = Watch("game", game_versions)
 
@@ -53,6 +56,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         self.watching = False
         self.refresher = None
         self.spectators_sent: int | None = None
+        self.hints_sent: set[int] = set()
         await self.accept()
         await self.join(game_group(self.game_id))  # before reading: no change slips between
         await self.join_credentials()  # a player's rights may end while the socket is open
@@ -167,8 +171,29 @@ class GameConsumer(SeatClockMixin, JsonSocket):
             raise bad_message(_("A hint needs the version it was asked at."))
         hint = await self.act(hints.hint_ask, game_id=self.game_id, user=self.user, version=version)
         if hint.move:  # asked before at this version: the answer is here
-            await self.send_json(hints.hint_frame(hint))
-        # else the job's game.hint event brings it
+            await self._send_hint(hints.hint_frame(hint))
+            return
+        # The job's game.hint event brings it; the channel layer is only a doorbell (a worker
+        # on another process may ring none), so the database is read too until it is there.
+        asyncio.get_running_loop().create_task(self._await_hint(hint.pk))
+
+    async def _await_hint(self, hint_id: int) -> None:
+        deadline = asyncio.get_running_loop().time() + float(settings.Q_CLUSTER["retry"])
+        while asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(HINT_POLL)
+            hint = await database_sync_to_async(hints.hint_get)(hint_id)
+            if hint is None or hint.version in self.hints_sent:
+                return
+            if hint.move:
+                await self._send_hint(hints.hint_frame(hint))
+                return
+
+    async def _send_hint(self, frame: dict[str, Any]) -> None:
+        """A hint frame, once per version (the doorbell and the database may both bring it)."""
+        if frame["version"] in self.hints_sent:
+            return
+        self.hints_sent.add(frame["version"])
+        await self.send_json(frame)
 
     async def _on_abort(self, content: dict[str, Any]) -> None:
         await self.act(services.game_abort, game_id=self.game_id, user=self.user)
@@ -244,7 +269,7 @@ class GameConsumer(SeatClockMixin, JsonSocket):
         if event.get("seat") != self.seat:
             return
         frame = event["frame"]
-        await self.send_json({**frame, "text": reason_text(frame.get("reason"))})
+        await self._send_hint({**frame, "text": reason_text(frame.get("reason"))})
 
     async def game_notice(self, event: dict[str, Any]) -> None:
         """A frame outside the game's versions, the same for everyone: forward it (a spectator

@@ -122,6 +122,11 @@ def hint_latest(*, game_id: int, user: Any) -> Hint | None:
     return Hint.objects.filter(game=game, seat=seat, version=game.version).first()
 
 
+def hint_get(hint_id: int) -> Hint | None:
+    """A hint by its id, or None."""
+    return Hint.objects.filter(pk=hint_id).first()
+
+
 def hints_used(game: Game) -> list[int]:
     """How many hints each seat asked for in ``game``."""
     counts = [0, 0]

@@ -125,6 +125,10 @@ addTexts({
   titleYourTurn: gettext_noop("Your turn"),
   // Translators: asked before a move is sent, when the player chose to confirm moves: "Play the 7 of hearts to center stack 2?"
   confirmMove: gettext_noop("Play %(card)s %(to)s?"),
+  // hints (a casual game against a bot)
+  hintThinking: gettext_noop("The expert is thinking…"),
+  // Translators: the expert's hint, shown on the table: "Hint: play the 7 of hearts to center stack 2."
+  hintMove: gettext_noop("Hint: play %(card)s %(to)s."),
 });
 
 function newId() {
@@ -168,6 +172,7 @@ class Table {
     this.settings = new TableSettings(root);
     this.sounds = new Sounds(() => this.settings.get("sound"));
     this.awaitingConfirm = null; // {src, tgt}: a move shown for confirmation (a touch screen's option)
+    this.hint = null; // {version, move, text}: the expert's hint for this version (move null while it thinks)
 
     this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
     this.turnClock = new TableClock(root, { name: (seat) => this.name(seat), me: () => this.me });
@@ -336,6 +341,9 @@ class Table {
       case "presence":
         this.turnClock.onPresence(frame);
         break;
+      case "hint":
+        this.onHint(frame);
+        break;
       default:
         break;
     }
@@ -386,6 +394,7 @@ class Table {
     if (willAnimate) flight = this.prepareFlight(last, old.view, frame.view);
 
     this.state = frame;
+    if (this.hint && this.hint.version !== frame.version) this.hint = null; // the table moved on
     this.turnClock.fromState(frame);
     if (typeof frame.spectators === "number") this.spectators = frame.spectators;
     this.syncRematch(frame);
@@ -617,6 +626,48 @@ class Table {
     this.$("status").focus({ preventScroll: true }); // the button goes away with the moves
   }
 
+  // ---- hints ------------------------------------------------------------------------------
+  /** Ask the expert for the move it would play from your view (the server decides whether
+   * this game allows it); the answer comes as a `hint` frame. */
+  askHint() {
+    if (!this.canAct() || this.pending || !this.state.can_hint || !this.isMyTurn()) return;
+    if (this.hint && this.hint.version === this.state.version) return; // asked already
+    if (!this.send({ type: "hint", version: this.state.version })) {
+      this.showError(t("connClosed"));
+      return;
+    }
+    this.clearError();
+    this.hint = { version: this.state.version, move: null, text: null };
+    this.render();
+    this.announce(t("hintThinking"));
+  }
+
+  onHint(frame) {
+    const s = this.state;
+    if (!s || !s.game || frame.game !== s.game.id || frame.version !== s.version || !frame.move) return;
+    this.hint = { version: frame.version, move: frame.move, text: frame.text || null };
+    this.render();
+    this.announce(this.hintWords());
+  }
+
+  hintWords() {
+    const h = this.hint;
+    if (!h || !h.move) return t("hintThinking");
+    const [src, tgt] = splitMove(h.move);
+    const words = t("hintMove", { card: cardName(this.cardOfSource(src)), to: toText(tgt) });
+    return h.text ? `${words} ${h.text}` : words;
+  }
+
+  /** Where the hint glows: "source" on the card to play, "target" on where it goes. */
+  hintRole(key, source, target) {
+    const h = this.hint;
+    if (!h || !h.move || !this.isMyTurn()) return null;
+    const [src, tgt] = splitMove(h.move);
+    if (source && source === src && (key === src || key.startsWith(`${src}#1`))) return "source";
+    if (target && target === tgt) return "target";
+    return null;
+  }
+
   // ---- rematch and spectators ---------------------------------------------------------------
   /** The rematch as the state frame tells it (after a reload, or a missed frame). */
   syncRematch(frame) {
@@ -793,12 +844,8 @@ class Table {
     });
     const undo = this.root.querySelector("[data-action=undo]");
     if (undo) undo.addEventListener("click", () => this.undo());
-    for (const button of this.root.querySelectorAll("[data-rematch]")) {
-      button.addEventListener("click", () => {
-        this.clearError();
-        this.send({ type: "rematch", action: button.dataset.rematch });
-      });
-    }
+    const hint = this.root.querySelector("[data-action=hint]");
+    if (hint) hint.addEventListener("click", () => this.askHint());
   }
 
   /** The keyboard: Escape cancels; a key picks or places a card (the help dialog lists them). */
@@ -1081,10 +1128,12 @@ class Table {
     if (this.gameOver) text = t("gameOverShort");
     else if (this.isMyTurn()) {
       text = t("yourTurn");
-      hintText = this.pending ? t(this.pending.sent ? "sending" : "queuedMove") : t("yourTurnHint");
+      if (this.pending) hintText = t(this.pending.sent ? "sending" : "queuedMove");
+      else hintText = this.hint ? this.hintWords() : t("yourTurnHint");
     } else if (this.isBot(s.view.to_move)) text = t("botThinking", { name: this.name(s.view.to_move) });
     else text = t("theirTurn", { name: this.name(s.view.to_move) });
     if (!this.isPlayer && !this.gameOver) hintText = t("spectating");
+    hint.classList.toggle("has-hint", Boolean(this.hint && this.hint.move && this.isMyTurn() && !this.pending));
     status.textContent = text;
     status.dataset.turn = this.gameOver ? "over" : this.isMyTurn() ? "you" : "them";
     hint.textContent = hintText;
@@ -1173,6 +1222,8 @@ class Table {
   place({ interactive, key, source = null, target = null, label, content, extra = "", lit = false, canPlay = false }) {
     const selected = Boolean(this.selected && this.selected.key === key);
     const classes = ["slot", extra];
+    const hinted = interactive ? this.hintRole(key, source, target) : null;
+    if (hinted) classes.push(`is-hint-${hinted}`);
     if (lit) classes.push("is-lit");
     if (selected) classes.push("is-selected");
     if (canPlay) classes.push("can-play");
@@ -1399,8 +1450,11 @@ class Table {
       undo.hidden = !(this.isPlayer && !this.gameOver && s.can_undo);
       undo.disabled = Boolean(this.pending);
     }
-    const abort = this.root.querySelector("[data-action=abort]");
-    if (abort) abort.hidden = !(this.isPlayer && !this.gameOver && s.can_abort);
+    const hint = this.root.querySelector("[data-action=hint]");
+    if (hint) {
+      hint.hidden = !(this.isPlayer && !this.gameOver && s.can_hint);
+      hint.disabled = Boolean(this.pending) || Boolean(this.hint && this.hint.version === s.version);
+    }
     this.renderRematch();
     this.renderSpectators();
     const canResign = this.isPlayer && !this.gameOver;
