@@ -67,11 +67,13 @@ format: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Figures, not tests (docs/performance.md). `make bench`: the engine, then bench/live on its own
-# SQLite file and one daphne process (a few tables, ~20 s); results in bench/results/.
+# Figures, not tests (docs/performance.md). `make bench`: the engine, hints and a review
+# (bench/coach.py, ~40 s), then bench/live on its own SQLite file and one daphne process (a few
+# tables, ~20 s); results in bench/results/.
 BENCH_LIVE_ARGS ?= --config embedded --players 8 --rate 0.5 --duration 20
 bench: setup
 	$(BIN)/python -m engine bench
+	$(BIN)/python -m bench.coach --hints 30 --games 1 --estimates 10
 	$(BIN)/python -m bench.live $(BENCH_LIVE_ARGS)
 
 # The production-like configurations (bench/full.sh): PostgreSQL + Redis, started if down and

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench-full`: the engine bench, then bench/live's production-like runs (docs/performance.md):
 # 200 tables on 1 and on 2 daphne processes, then 100 tables beside 50 expert-bot tables on 2,
-# the bots' moves played by a job worker. PostgreSQL and Redis are started if
+# the bots' moves played by a job worker, once more with game reviews running on a background
+# job worker; then the hints' and reviews' own figures (bench/coach.py). PostgreSQL and Redis are started if
 # they are down (as .ci/run starts them) and stopped again at the end, however the run ends;
 # services that were already running are left running. BENCH_DATABASE_URL / BENCH_REDIS_URL
 # say where they are (bench/live makes its own database and key prefixes beside them).
@@ -52,3 +53,6 @@ postgres_up && redis_up || { echo "bench-full: PostgreSQL or Redis did not come 
 "$PY" -m bench.live --config pg1 --players 400 --rate 0.5 --duration 60
 "$PY" -m bench.live --config pg2 --players 400 --rate 0.5 --duration 60
 "$PY" -m bench.live --config pg2 --players 200 --bot-tables 50 --rate 0.5 --duration 60
+# the same with the expert's reviews of 4 finished games running on a background job worker
+"$PY" -m bench.live --config pg2 --players 200 --bot-tables 50 --reviews 4 --rate 0.5 --duration 60
+"$PY" -m bench.coach

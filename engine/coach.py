@@ -469,6 +469,7 @@ def _review_turn(
     playouts_per_turn: int,
     seed: int,
     expert: Mapping[str, Any],
+    pace: Callable[[], None] | None = None,
 ) -> tuple[Decision, ...]:
     """The decisions of one turn: ``views`` holds each move's ply, the mover's view before it
     and the move. The estimates share ``playouts_per_turn``: each disagreement gets an equal
@@ -480,6 +481,8 @@ def _review_turn(
         line = ExpertBot(seed, **expert).plan(view)
         agrees = same_effect(view, line[0], played)
         found.append((ply, view, played, line, agrees))
+        if pace is not None:
+            pace()
     differ = sum(1 for *_, agrees in found if not agrees)
     each = max(2, playouts_per_turn // (2 * differ)) if differ else 0
     budget = playouts_per_turn
@@ -490,6 +493,8 @@ def _review_turn(
             budget -= 2 * each
             found_out = compare(view, line[0], played, playouts=each, seed=seed)
             estimate, error = (found_out.first, found_out.second), found_out.error
+            if pace is not None:
+                pace()
         out.append(
             Decision(
                 ply=ply,
@@ -517,9 +522,12 @@ def review_turns(
     seed: int = 0,
     expert: Mapping[str, Any] | None = None,
     skip: int = 0,
+    pace: Callable[[], None] | None = None,
 ) -> Iterator[Turn]:
     """The turns of ``review``, one at a time, the first ``skip`` of them left out (replayed,
-    not reviewed again: a review that stopped resumes after the turns it kept)."""
+    not reviewed again: a review that stopped resumes after the turns it kept). ``pace`` is
+    called after each piece of work (a choice, an estimate): a caller that must share the
+    machine may wait there."""
     game = start.copy()
     options = dict(expert or {})
     current: list[tuple[int, dict[str, Any], Move]] = []
@@ -535,7 +543,7 @@ def review_turns(
             return None
         seat = current[0][1]["seat"]
         decisions = _review_turn(
-            current, playouts_per_turn=playouts_per_turn, seed=seed, expert=options
+            current, playouts_per_turn=playouts_per_turn, seed=seed, expert=options, pace=pace
         )
         turn = Turn(seat, current[0][0], current[-1][0], decisions)
         current.clear()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -24,9 +25,14 @@ from engine import coach
 from games.hints import HINT_SEED, hint_options
 from games.models import SEATS, Game, Review
 from games.reasons import reason_text
+from games.refusals import card_label, stack_label
 from games.selectors.replay import deal, in_force_rows, moves_in_force
 
 logger = logging.getLogger(__name__)
+
+#: The share of the background queue's job timeout a review job works before it hands the rest
+#: of the review to a fresh job (paced reviews of long games take minutes).
+SLICE = 0.5
 
 
 def review_enqueue(game: Game) -> None:
@@ -50,8 +56,9 @@ def review_run(game_id: int) -> bool:
     seats = [seat for seat in SEATS if not game.match.is_bot(seat)]
     playouts = int(settings.GAMES_REVIEW_PLAYOUTS)
     turns: list[dict[str, Any]] = list(review.data.get("turns", []))
-    started = time.process_time()
+    started, begun = time.process_time(), time.monotonic()
     spent = review.cpu_seconds
+    slice_seconds = SLICE * float(settings.Q_CLUSTER["ALT_CLUSTERS"]["background"]["timeout"])
     for turn in coach.review_turns(
         deal(game),
         moves_in_force(game),
@@ -60,11 +67,16 @@ def review_run(game_id: int) -> bool:
         seed=HINT_SEED,
         expert=hint_options(),
         skip=len(turns),
+        pace=Pacer(float(settings.GAMES_REVIEW_CPU_SHARE)),
     ):
         turns.append(turn.to_dict())
         review.data = {"turns": turns}
         review.cpu_seconds = spent + time.process_time() - started
         review.save(update_fields=["data", "cpu_seconds"])
+        if time.monotonic() - begun > slice_seconds:
+            # Well before the job's timeout: a fresh job goes on after the turns kept.
+            jobs.enqueue(review_run, game_id, queue=jobs.BACKGROUND)
+            return False
     whole = coach.Review(
         seats=tuple(seats),
         turns=tuple(coach.Turn.from_dict(t) for t in turns),
@@ -80,6 +92,24 @@ def review_run(game_id: int) -> bool:
         "review of game %s: %s turns in %.1f s of CPU", game_id, len(turns), review.cpu_seconds
     )
     return True
+
+
+class Pacer:
+    """Keeps a review to ``share`` of one core: called after each piece of its work, it sleeps
+    long enough that the work's CPU time is that share of the time gone by. On a small machine
+    a review running flat out lengthens every table's slowest moves (docs/performance.md,
+    "Hints and reviews"); paced, a review takes longer and the tables do not notice."""
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.cpu = time.process_time()
+
+    def __call__(self) -> None:
+        if not 0 < self.share < 1:
+            return
+        used = time.process_time() - self.cpu
+        time.sleep(used * (1 / self.share - 1))
+        self.cpu = time.process_time()
 
 
 def review_for(game: Game) -> dict[str, Any] | None:
@@ -107,3 +137,87 @@ def review_for(game: Game) -> dict[str, Any] | None:
         ]
         turns.append({**turn, "frame": rows[turn["first_ply"]].ply, "decisions": decisions})
     return {"status": review.status, **review.data, "turns": turns}
+
+
+@dataclass(frozen=True)
+class MarkedTurn:
+    """A marked turn as the replay page shows it: where it starts, the mark, what it cost
+    (winning chances, 0 to 100), the player's moves and the expert's line in words, why."""
+
+    seat: int
+    name: str
+    frame: int
+    mark: str
+    cost: int
+    played: list[str]
+    expert: list[str]
+    reasons: list[str]
+
+
+def _move_words(move: str, card: str) -> str:
+    """A move as the replay's side reads it: "6♠ → center stack 1"."""
+    target = move.rsplit("-", 1)[1]
+    return f"{card_label(card)} → {stack_label(target)}"
+
+
+def review_page(game: Game) -> dict[str, Any] | None:
+    """What the replay page shows of ``game``'s review: None without one; else its status and,
+    once done, each reviewed seat's accuracy (a percentage, with the count of decisions) and
+    its marked turns, the worst first within the game's order (``MarkedTurn``); ``marks``
+    maps a replay position (after a move) to the mark of the move that cost."""
+    shown = review_for(game)
+    if shown is None:
+        return None
+    if shown["status"] != Review.Status.DONE:
+        return {"status": shown["status"]}
+    seats = []
+    for seat in shown["seats"]:
+        decisions = [d for t in shown["turns"] if t["seat"] == seat for d in t["decisions"]]
+        agreed = sum(1 for d in decisions if d["agrees"])
+        accuracy = shown["accuracy"].get(str(seat))
+        seats.append(
+            {
+                "seat": seat,
+                "name": game.match.seat_name(seat),
+                "accuracy": None if accuracy is None else round(100 * accuracy),
+                "agreed": agreed,
+                "decisions": len(decisions),
+            }
+        )
+    marked: list[MarkedTurn] = []
+    marks: dict[int, str] = {}
+    for turn in shown["turns"]:
+        if not turn.get("mark"):
+            continue
+        decisions = turn["decisions"]
+        first = next(d for d in decisions if not d["agrees"])
+        worst = max(
+            decisions,
+            key=lambda d: 0 if d["chances"] is None else d["chances"][0] - d["chances"][1],
+        )
+        marks[worst["frame"]] = turn["mark"]
+        before = [d for d in decisions if d["ply"] < first["ply"]]
+        played = [_move_words(d["played"], d["played_card"]) for d in decisions]
+        expert = [_move_words(d["played"], d["played_card"]) for d in before] + [
+            _move_words(m, c) for m, c in zip(first["line"], first["line_cards"], strict=True)
+        ]
+        reasons = [
+            r
+            for d in decisions
+            if not d["agrees"]
+            for r in (d["warning_text"], d["reason_text"])
+            if r
+        ]
+        marked.append(
+            MarkedTurn(
+                seat=turn["seat"],
+                name=game.match.seat_name(turn["seat"]),
+                frame=first["frame"] - 1,
+                mark=turn["mark"],
+                cost=round(100 * turn["loss"]),
+                played=played,
+                expert=expert,
+                reasons=list(dict.fromkeys(reasons)),
+            )
+        )
+    return {"status": shown["status"], "seats": seats, "marked": marked, "marks": marks}

@@ -22,7 +22,9 @@ from games import services
 from games.clocks import turn as clock
 from games.forms import MatchCreateForm
 from games.guests import guest_match_create
+from games.hints import hints_used
 from games.models import SEATS, Match
+from games.reviews import review_page
 from games.selectors import (
     game_get,
     game_replay_frames,
@@ -154,5 +156,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "frames": game_replay_frames(game),
         "result": game_result(game),
         "share_url": request.build_absolute_uri(reverse("games:replay", args=[game.pk])),
+        "review": review_page(game),
+        "hints": [
+            {"name": match.seat_name(seat), "count": count}
+            for seat, count in enumerate(hints_used(game))
+            if count
+        ],
     }
     return render(request, "games/replay.html", context)

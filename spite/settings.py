@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_q",
     "accounts",
     "games",
+    "learn",
     "leagues",
     "lobby",
     "api",
@@ -413,6 +414,9 @@ GAMES_HINT_STATES = env.int("GAMES_HINT_STATES", default=6000)
 GAMES_REVIEW_PLAYOUTS = env.int("GAMES_REVIEW_PLAYOUTS", default=128)
 # Review every finished game a person played (background jobs); a site short of CPU may stop.
 GAMES_REVIEWS = env.bool("GAMES_REVIEWS", default=True)
+# The share of one core a review job may use: it sleeps the rest, so the tables keep their
+# speed beside it (1: no pause).
+GAMES_REVIEW_CPU_SHARE = env.float("GAMES_REVIEW_CPU_SHARE", default=0.25)
 # The Watch page lists the games in play moved in the last GAMES_WATCH_RECENT seconds (a game
 # with no move yet: since it was dealt).
 GAMES_WATCH_RECENT = env.float("GAMES_WATCH_RECENT", default=600.0)

@@ -20,6 +20,7 @@ urlpatterns = [
     path("accounts/tokens/", api_pages.tokens, name="api_tokens"),
     path("accounts/tokens/<int:token_id>/revoke/", api_pages.token_revoke, name="api_token_revoke"),
     path("accounts/", include("accounts.urls")),
+    path("learn/", include("learn.urls")),
     path("play/people/", include("lobby.urls")),
     path("play/", include("games.urls")),
     path("leagues/", include("leagues.urls")),

@@ -19,11 +19,12 @@ LAYERS = {
     "core": 1,
     "accounts": 2,
     "games": 3,
-    "lobby": 4,
-    "leagues": 5,
-    "api": 6,
-    "spite": 7,
-    "benchfloor": 7,
+    "learn": 4,
+    "lobby": 5,
+    "leagues": 6,
+    "api": 7,
+    "spite": 8,
+    "benchfloor": 8,
 }
 #: Folders that hold no part of the site but drive it from outside, so they may import any app.
 OUTSIDE = {"tests", "bench", "examples"}

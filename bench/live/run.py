@@ -65,11 +65,43 @@ def bot():
     a, ka = person()
     match = match_create(user=a, bot='expert', rules=rules)
     return {{'game': match.games.get().pk, 'key': ka}}
+def finished():
+    # a whole game of the greedy bot (a person's stand-in) against the expert: its end leaves
+    # the expert's review of it waiting on the background queue (games/reviews.py)
+    from games.bots import bot_move
+    from games.services import game_play_move
+    a, _ = person()
+    game = match_create(user=a, bot='expert', rules=rules).games.get()
+    me = engine.bot('greedy', game.pk % 1000)
+    while True:
+        game.refresh_from_db()
+        if not game.is_active:
+            return game.pk
+        if game.to_move == 0:
+            move = me.choose(engine.Game.from_dict(game.state), 0).text
+            game_play_move(game_id=game.pk, user=a, move=move, version=game.version)
+        else:
+            bot_move(game.pk, game.version)
+reviewed = [finished() for _ in range({reviews})]
 print(json.dumps({{
+    'reviewed': reviewed,
     'tables': [human() for _ in range({tables})],
     'bot_tables': [bot() for _ in range({bots})],
     'spare': [human() for _ in range({spare})],
     'spare_bot': [bot() for _ in range({spare_bots})],
+}}))
+"""
+
+
+REVIEWS_DONE = """
+import json
+from games.models import Review
+rows = Review.objects.filter(game_id__in={games})
+print(json.dumps({{
+    'games': len({games}),
+    'done': rows.filter(status='done').count(),
+    'turns_stored': sum(len(r.data.get('turns', [])) for r in rows),
+    'cpu_seconds': round(sum(r.cpu_seconds for r in rows), 1),
 }}))
 """
 
@@ -273,6 +305,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--players", type=int, default=8, help="people at human tables (2 a table)")
     parser.add_argument("--bot-tables", type=int, default=0, help="tables against the expert bot")
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        help="finished games whose reviews a background job worker runs during the load",
+    )
     parser.add_argument("--rate", type=float, default=0.5, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds (per capacity step)")
     parser.add_argument(
@@ -354,11 +392,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     bots=args.bot_tables,
                     spare=spare,
                     spare_bots=max(1, args.bot_tables // 2) if args.bot_tables else 0,
+                    reviews=args.reviews,
                 ),
             )
         )
         pool = Pool(made["spare"], made["spare_bot"])
-        with srv.servers(args.server, processes, env, logdir) as running:
+        background = 1 if args.reviews else 0
+        with srv.servers(
+            args.server, processes, env, logdir, background_workers=background
+        ) as running:
             sampler = Sampler(running.pids + running.job_worker_pids, 5.0 if args.soak else 1.0)
             servers = len(running.pids)
             sampler.thread.start()
@@ -418,6 +460,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     print(f"soak: {result['soak']}")
             finally:
                 sampler.stop.set()
+            if args.reviews:
+                result["reviews"] = json.loads(
+                    srv.shell(env, REVIEWS_DONE.format(games=made["reviewed"]))
+                )
+                print(f"reviews during the load: {result['reviews']}")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"JSON: {out}")

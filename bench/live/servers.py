@@ -112,8 +112,10 @@ def wait_healthy(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
     raise SystemExit(f"{url}/healthz did not answer 200 within 30 s")
 
 
-#: How much the job workers lower their priority (as docs/deploy.md's unit: Nice=5).
+#: How much the job workers lower their priority (as docs/deploy.md's units: Nice=5 for the
+#: play queue, 19 for the background queue's reviews).
 JOB_WORKER_NICE = 5
+BACKGROUND_WORKER_NICE = 19
 
 
 @dataclass
@@ -150,10 +152,17 @@ def wait_running(log: Path, process: subprocess.Popen[bytes]) -> None:
 
 @contextmanager
 def servers(
-    kind: str, count: int, env: dict[str, str], logdir: Path, *, job_workers: int = 1
+    kind: str,
+    count: int,
+    env: dict[str, str],
+    logdir: Path,
+    *,
+    job_workers: int = 1,
+    background_workers: int = 0,
 ) -> Iterator[Servers]:
     """Start the servers, and ``job_workers`` job workers (``manage.py qcluster``, the play
-    queue: the bots' moves) beside them with the same environment; yield the servers' base
+    queue: the bots' moves) and ``background_workers`` of the background queue (reviews)
+    beside them with the same environment; yield the servers' base
     URLs (one per port) and the process ids. All are stopped (SIGTERM, then SIGKILL after
     15 s) at the end."""
     ports = [free_port() for _ in range(1 if kind == "uvicorn-workers" else count)]
@@ -177,13 +186,19 @@ def servers(
                 processes.append(
                     subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
                 )
-        for number in range(job_workers):
+        for number in range(job_workers + background_workers):
             log_path = logdir / f"qcluster-{number}.log"
             # INFO: the cluster's "running." line, waited for below
             worker_env = {**env, "JOBS_LOG_LEVEL": "INFO"}
+            nice = JOB_WORKER_NICE
+            if number >= job_workers:
+                worker_env["Q_CLUSTER_NAME"] = "background"
+                nice = BACKGROUND_WORKER_NICE
             with log_path.open("wb") as log:
                 # at a lower priority, as docs/deploy.md runs them: a table's moves come first
-                command = ["nice", "-n", str(JOB_WORKER_NICE), sys.executable]
+                command = ["nice", "-n", str(nice), sys.executable]
+                if number >= job_workers:  # SCHED_IDLE: only what nothing else wants
+                    command = ["chrt", "--idle", "0", *command]
                 command += [str(ROOT / "manage.py"), "qcluster"]
                 workers.append(
                     subprocess.Popen(

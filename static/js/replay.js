@@ -44,13 +44,18 @@ addTexts({
   replayHandEmpty: gettext_noop("no cards"),
   replayCopied: gettext_noop("Link copied."),
   replayCopyFailed: gettext_noop("Select the link and copy it."),
+  // Translators: read after a move the expert's review marked (shown as "?").
+  markMistake: gettext_noop("a mistake, by the expert's review"),
+  // Translators: read after a move the expert's review marked (shown as "??").
+  markBlunder: gettext_noop("a blunder, by the expert's review"),
 });
 
 class Replay {
-  constructor(root, frames, result = null) {
+  constructor(root, frames, result = null, marks = null) {
     this.root = root;
     this.frames = frames;
     this.result = result; // games.selectors.game_result's facts: how the game and its match ended
+    this.marks = marks || {}; // replay position -> "mistake" or "blunder" (games.reviews.review_page)
     this.index = 0;
     this.$ = (name) => root.querySelector(`[data-part="${name}"]`);
     this.names = [root.dataset.seat0Name || t("seatName", { n: 1 }), root.dataset.seat1Name || t("seatName", { n: 2 })];
@@ -158,6 +163,13 @@ class Replay {
           el("span", { class: "sr-only" }, cardName(card)),
           el("span", { class: "log-path" }, `${fromText(src, true)} → ${toText(tgt, true)}`),
         );
+        const mark = this.marks[String(index)];
+        if (mark) {
+          line.append(
+            el("span", { class: `log-mark is-${mark}`, "aria-hidden": "true" }, mark === "blunder" ? "??" : "?"),
+            el("span", { class: "sr-only" }, t(mark === "blunder" ? "markBlunder" : "markMistake")),
+          );
+        }
       }
       const item = el(
         "li",
@@ -254,7 +266,13 @@ function start() {
   } catch {
     result = null;
   }
-  window.spiteReplay = new Replay(root, frames, result);
+  let marks = null;
+  try {
+    marks = JSON.parse(document.getElementById("replay-marks").textContent) || null;
+  } catch {
+    marks = null;
+  }
+  window.spiteReplay = new Replay(root, frames, result, marks);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

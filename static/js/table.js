@@ -1541,7 +1541,7 @@ class Sounds {
 // ---------------------------------------------------------------------------------------------
 function start() {
   const root = document.querySelector("[data-table]");
-  if (!root) return;
+  if (!root || root.dataset.lesson !== undefined) return; // the lesson's table is lesson.js's
   const script = document.getElementById("initial-state");
   let initial = null;
   if (script) {

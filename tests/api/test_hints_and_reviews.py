@@ -75,6 +75,7 @@ def test_the_replay_serves_the_log_the_hints_and_the_review(
     settings.JOBS_INLINE = False
     settings.GAMES_REVIEWS = True
     settings.GAMES_REVIEW_PLAYOUTS = 8
+    settings.GAMES_REVIEW_CPU_SHARE = 1
     url = f"/api/v1/games/{table_game.pk}/replay/"
     refused = api.get(url)
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"  # in play

@@ -39,17 +39,29 @@ _CHECK = (Path(__file__).with_name("fit.js")).read_text()
 
 
 def table_fit_problems(
-    page: Any, *, tap: int = 0, extra: dict[str, str] | None = None
+    page: Any,
+    *,
+    tap: int = 0,
+    extra: dict[str, str] | None = None,
+    omit: tuple[str, ...] = (),
 ) -> list[str]:
     """What fails the fit check, in words (empty when the table fits)."""
-    parts = {**TABLE_PARTS, **(extra or {})}
+    parts = {name: part for name, part in TABLE_PARTS.items() if name not in omit}
+    parts.update(extra or {})
     return page.evaluate(_CHECK, {"parts": parts, "tap": tap, "legible": LEGIBLE_RANK})
 
 
-def assert_table_fits(page: Any, *, tap: int = 0, extra: dict[str, str] | None = None) -> None:
+def assert_table_fits(
+    page: Any,
+    *,
+    tap: int = 0,
+    extra: dict[str, str] | None = None,
+    omit: tuple[str, ...] = (),
+) -> None:
     """Fail, listing every problem, unless the table fits the viewport (``tap``: the smallest
-    size of what a player taps, 0 to skip; ``extra``: more parts, by name and selector)."""
-    problems = table_fit_problems(page, tap=tap, extra=extra)
+    size of what a player taps, 0 to skip; ``extra``: more parts, by name and selector;
+    ``omit``: parts of ``TABLE_PARTS`` a page has not, such as the lesson's score)."""
+    problems = table_fit_problems(page, tap=tap, extra=extra, omit=omit)
     size = page.viewport_size
     assert not problems, f"the table does not fit {size['width']}x{size['height']}:\n" + "\n".join(
         problems

@@ -24,6 +24,7 @@ def reviewing(settings):
     settings.GAMES_REVIEW_PLAYOUTS = 8
     settings.GAMES_HINT_WORLDS = 4
     settings.GAMES_HINT_STATES = 1500
+    settings.GAMES_REVIEW_CPU_SHARE = 1  # no pause (the pacer is tested on its own)
 
 
 def _play_a_little_then_resign(game, user, turns: int = 3) -> None:
@@ -143,3 +144,66 @@ def test_no_review_for_a_game_between_bots_or_with_reviews_off(
     _play_a_little_then_resign(game, alice)
     assert not Review.objects.exists()
     assert reviews.review_for(game) is None
+
+
+def test_the_replay_page_shows_the_review_its_accuracy_and_its_marked_turns(
+    alice, human_starts, reviewing, settings, client
+) -> None:
+    settings.JOBS_INLINE = False
+    game = current_game(human_starts(alice))
+    _play_a_little_then_resign(game, alice)
+    url = f"/play/games/{game.pk}/replay/"
+    assert "The expert bot is reviewing this game." in client.get(url).content.decode()
+    reviews.review_run(game.pk)
+    review = Review.objects.get(game=game)
+    # A turn where alice and the expert differ, marked as a blunder (the estimate of a real
+    # game at 8 playouts rarely is sure enough to mark one; the page is what is tested here).
+    turn = next(t for t in review.data["turns"] if not all(d["agrees"] for d in t["decisions"]))
+    turn["mark"], turn["loss"] = "blunder", 0.5
+    review.save(update_fields=["data"])
+
+    page = client.get(url).content.decode()
+    shown = reviews.review_page(game)
+    (seat,) = shown["seats"]
+    assert f"Alice: {seat['accuracy']}% accuracy" in page
+    assert f"in {seat['agreed']} of {seat['decisions']} decision" in page
+    (marked,) = shown["marked"]
+    assert f'href="#ply={marked.frame}"' in page
+    assert f"Move {marked.frame + 1}: a blunder, about 50 points of winning chances" in page
+    assert "Alice played" in page and "The expert would play" in page
+    assert all(word in page for word in marked.played + marked.expert)
+    assert " → " in marked.played[0]
+    assert shown["marks"] and set(shown["marks"].values()) == {"blunder"}
+    assert '"replay-marks"' in page
+
+
+def test_the_pacer_keeps_a_review_to_its_share_of_a_core(monkeypatch) -> None:
+    clock = {"cpu": 10.0}
+    slept: list[float] = []
+    monkeypatch.setattr(reviews.time, "process_time", lambda: clock["cpu"])
+    monkeypatch.setattr(reviews.time, "sleep", slept.append)
+    pace = reviews.Pacer(0.25)
+    clock["cpu"] += 0.5  # half a second of work
+    pace()
+    assert slept == [pytest.approx(1.5)]  # 0.5 of 2.0 seconds: a quarter
+    reviews.Pacer(1)()
+    assert len(slept) == 1  # a whole core: no pause
+
+
+def test_a_long_review_hands_over_to_a_fresh_job_before_its_timeout(
+    alice, human_starts, reviewing, settings, monkeypatch
+) -> None:
+    settings.JOBS_INLINE = False
+    game = current_game(human_starts(alice))
+    _play_a_little_then_resign(game, alice)
+    monkeypatch.setattr(reviews, "SLICE", 0.0)  # every turn is past the slice
+    assert reviews.review_run(game.pk) is False
+    review = Review.objects.get(game=game)
+    assert review.status == Review.Status.PENDING and len(review.data["turns"]) == 1
+    queued = [
+        SignedPackage.loads(row.payload)["func"] for row in OrmQ.objects.filter(key="background")
+    ]
+    assert queued.count("games.reviews.review_run") == 2  # the game's end's, and the handover
+    monkeypatch.setattr(reviews, "SLICE", 1.0)
+    assert reviews.review_run(game.pk) is True
+    assert Review.objects.get(game=game).status == Review.Status.DONE
