@@ -118,3 +118,16 @@ def test_the_last_step_leads_to_a_quick_game_against_the_random_bot(client) -> N
     assert 'name="bot" value="random"' in index and 'name="preset" value="quick"' in index
     started = client.post("/play/", {"bot": "random", "preset": "quick"})
     assert started.status_code == 302 and "/play/games/" in started["Location"]
+
+
+def test_a_guests_steps_are_kept_as_a_players_are(client) -> None:
+    """A visitor who started a guest game is a guest account: their steps are rows, and a
+    reload (a new request of the same session) still shows them."""
+    client.post("/play/", {"bot": "random", "preset": "quick"})  # becomes a guest
+    guest = client.get("/learn/").wsgi_request.user
+    assert guest.is_guest
+    post(client, "payoff", [], "p-c1")
+    assert list(LessonStepDone.objects.filter(user=guest).values_list("step", flat=True)) == [
+        "payoff"
+    ]
+    assert client.get("/learn/").content.decode().count("learn-step is-done") == 1
