@@ -846,6 +846,12 @@ class Table {
     if (undo) undo.addEventListener("click", () => this.undo());
     const hint = this.root.querySelector("[data-action=hint]");
     if (hint) hint.addEventListener("click", () => this.askHint());
+    for (const button of this.root.querySelectorAll("[data-rematch]")) {
+      button.addEventListener("click", () => {
+        this.clearError();
+        this.send({ type: "rematch", action: button.dataset.rematch });
+      });
+    }
   }
 
   /** The keyboard: Escape cancels; a key picks or places a card (the help dialog lists them). */
@@ -1455,6 +1461,8 @@ class Table {
       hint.hidden = !(this.isPlayer && !this.gameOver && s.can_hint);
       hint.disabled = Boolean(this.pending) || Boolean(this.hint && this.hint.version === s.version);
     }
+    const abort = this.root.querySelector("[data-action=abort]");
+    if (abort) abort.hidden = !(this.isPlayer && !this.gameOver && s.can_abort);
     this.renderRematch();
     this.renderSpectators();
     const canResign = this.isPlayer && !this.gameOver;

@@ -73,13 +73,13 @@ def do_step(page: Any, number: int, size: tuple[int, int], language: str) -> Non
         play_shown(page)
     expect(page.locator("[data-part=lesson-word]")).to_have_attribute("data-kind", "done")
     expect(page.locator("[data-part=lesson-next]")).to_be_visible()
+    page.screenshot(path=str(SHOTS / f"lesson-{language}-{size[0]}-{number + 1}.png"))
     assert_table_fits(
         page,
         tap=40 if size[0] < 600 else 0,
         extra={"the lesson": "[data-part=lesson]"},
         omit=("the score",),  # a lesson keeps no score
     )
-    page.screenshot(path=str(SHOTS / f"lesson-{language}-{size[0]}-{number + 1}.png"))
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,7 @@ def test_the_replay_shows_the_experts_review(browser, live_server_url, reviewed,
         expect(page.locator("[data-part=log] .log-mark")).to_have_count(marks.count())
         if language == "en":
             expect(review).to_contain_text("points of winning chances")
-            expect(review.locator(".review-lines")).to_contain_text("The expert would play")
+            expect(review.locator(".review-lines").first).to_contain_text("The expert would play")
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         SHOTS.mkdir(exist_ok=True)
         review.scroll_into_view_if_needed()
