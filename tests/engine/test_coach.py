@@ -185,7 +185,7 @@ def test_a_turns_estimates_stay_within_its_playouts(monkeypatch: pytest.MonkeyPa
     start = game.copy()
     moves = []
     players = (bot("random", 7), bot("greedy", 7))
-    while not game.is_over and len(moves) < 40:
+    while not game.is_over and len(moves) < 24:
         move = players[game.to_move].choose(game, game.to_move)
         moves.append(move)
         game.play(move)
