@@ -35,6 +35,7 @@ from typing import Any
 
 from engine.bots.base import Bot, bot, view_digest
 from engine.bots.expert import ExpertBot
+from engine.bots.planning import feeds
 from engine.cards import KING, QUEEN, RANK
 from engine.game import Game
 from engine.moves import (
@@ -90,16 +91,9 @@ def _stands_after(view: Mapping[str, Any], move: Move) -> int:
 
 def _feeds(view: Mapping[str, Any], move: Move) -> bool:
     """Whether ``move`` leaves a center stack just below the opponent's pay-off top, where
-    no stack stood before: they could play it next turn."""
-    if move.target != "center":
-        return False
-    top = view["players"][1 - view["seat"]]["payoff_top"]
-    if top is None or RANK[top] == KING:
-        return False
-    wanted = RANK[top] - 1
-    if wanted == 0 or any(c["stands_for"] == wanted for c in view["center"]):
-        return False
-    return _stands_after(view, move) == wanted
+    no stack stood before: they could play it next turn (``planning.feeds``)."""
+    heights = [int(c["stands_for"]) for c in view["center"]]
+    return feeds(heights, view["players"][1 - view["seat"]]["payoff_top"], move)
 
 
 def explain(view: Mapping[str, Any], line: Sequence[Move]) -> Reason | None:

@@ -20,11 +20,12 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from core import jobs
-from core.errors import FORBIDDEN, GAME_OVER, NOT_FOUND, NOT_YOUR_TURN, STALE_VERSION, GameError
+from core.errors import FORBIDDEN, GAME_OVER, NOT_YOUR_TURN, STALE_VERSION, GameError
 from engine import coach
 from games.models import Game, Hint, Match
 from games.reasons import reason_text
 from games.selectors.actions import hint_allowed
+from games.selectors.frames import game_get
 from games.sending.groups import game_hint_send
 from games.services._common import acting_seat
 
@@ -47,10 +48,7 @@ def hint_ask(*, game_id: int, user: Any, version: int) -> Hint:
     one. Refusals: not_found, unauthenticated, forbidden (a spectator; ranked play; a game
     against a person), game_over, not_your_turn, stale_version."""
     with transaction.atomic():
-        try:
-            game = Game.objects.select_related("match").get(pk=game_id)
-        except Game.DoesNotExist:
-            raise GameError(NOT_FOUND, _("There is no such game.")) from None
+        game = game_get(game_id=game_id)
         match = game.match
         seat = acting_seat(match, user=user)
         if not hint_allowed(match):
@@ -114,10 +112,7 @@ def hint_frame(hint: Hint, *, text: bool = True) -> dict[str, Any]:
 def hint_latest(*, game_id: int, user: Any) -> Hint | None:
     """The hint ``user`` asked at the game's current version, if any (not_found, forbidden as
     ``hint_ask``)."""
-    try:
-        game = Game.objects.select_related("match").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError(NOT_FOUND, _("There is no such game.")) from None
+    game = game_get(game_id=game_id)
     seat = acting_seat(game.match, user=user)
     return Hint.objects.filter(game=game, seat=seat, version=game.version).first()
 

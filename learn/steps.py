@@ -18,6 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine.bots.planning import feeds
 from engine.cards import RANK
 from engine.moves import PAYOFF_TO_CENTER, Move
 
@@ -127,9 +128,9 @@ def _complete(before: engine.Game, move: Move, after: engine.Game) -> Verdict:
 
 
 def _feeds(game: engine.Game, move: Move) -> bool:
-    """Whether ``move`` leaves a center stack just below the opponent's pay-off top."""
-    top = game.payoffs[1][-1]
-    return move.target == "center" and game.stands_for(move.target_index) + 1 == RANK[top] - 1
+    """Whether ``move`` leaves a center stack just below the opponent's pay-off top (the rule
+    the expert's reasons and careful rollouts use)."""
+    return feeds([len(c) for c in game.center], game.payoffs[1][-1], move)
 
 
 def _keep(before: engine.Game, move: Move, after: engine.Game) -> Verdict:

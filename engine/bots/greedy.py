@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.bots.base import BaseBot, register
-from engine.bots.planning import CHANCE, WIN, explore
+from engine.bots.planning import CHANCE, WIN, explore, feeds
 from engine.cards import KING, RANK
 from engine.game import Game
 from engine.moves import HAND_TO_CENTER, PAYOFF_TO_CENTER, SIDE_TO_CENTER, Move
@@ -85,10 +85,11 @@ class GreedyBot(BaseBot):
         if runs:
             best = min(runs, key=lambda n: (n.kings, len(n.moves)))
             return best.moves[0]
-        feeds = _feeding(game) if self.careful else 0
+        heights = [len(c) for c in game.center]
+        top = game.payoffs[1 - p][-1] if game.payoffs[1 - p] else None
 
         def safe(m: Move) -> bool:
-            return not feeds or game.stands_for(m.target_index) + 1 != feeds
+            return not (self.careful and feeds(heights, top, m))
 
         for m in legal:
             kind = m.kind
@@ -102,15 +103,3 @@ class GreedyBot(BaseBot):
             if m.kind == HAND_TO_CENTER and m.card is not None and RANK[m.card] != KING and safe(m):
                 return m
         return best_discard(game)
-
-
-def _feeding(game: Game) -> int:
-    """The height a center stack must not reach because the opponent's pay-off top would fit
-    on it (0 when no such height: their top is a King, an Ace, or already fits)."""
-    payoff = game.payoffs[1 - game.to_move]
-    if not payoff or RANK[payoff[-1]] in (1, KING):
-        return 0
-    wanted = RANK[payoff[-1]] - 1
-    if any(game.stands_for(i) == wanted for i in range(len(game.center))):
-        return 0
-    return wanted

@@ -266,3 +266,19 @@ def rank_counts(cards: Sequence[str]) -> list[int]:
     for c in cards:
         counts[RANK[c]] += 1
     return counts
+
+
+def feeding_height(heights: Sequence[int], opponent_top: str | None) -> int:
+    """The height no center stack should reach: the one just below the opponent's pay-off top,
+    which would then fit (0 when there is none: their top is an Ace or a King, or a stack
+    stands there already). ``heights``: what each center stack stands at."""
+    if opponent_top is None or RANK[opponent_top] in (1, KING):
+        return 0
+    wanted = RANK[opponent_top] - 1
+    return 0 if wanted in heights else wanted
+
+
+def feeds(heights: Sequence[int], opponent_top: str | None, move: Move) -> bool:
+    """Whether ``move`` (of the player to move) brings a center stack to ``feeding_height``."""
+    height = feeding_height(heights, opponent_top)
+    return bool(height) and move.target == "center" and heights[move.target_index] + 1 == height

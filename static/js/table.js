@@ -663,7 +663,7 @@ class Table {
     const h = this.hint;
     if (!h || !h.move || !this.isMyTurn()) return null;
     const [src, tgt] = splitMove(h.move);
-    if (source && source === src && (key === src || key.startsWith(`${src}#1`))) return "source";
+    if (source && source === src && (key === src || key === `${src}#1`)) return "source";
     if (target && target === tgt) return "target";
     return null;
   }

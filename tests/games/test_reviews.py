@@ -42,20 +42,30 @@ def _play_a_little_then_resign(game, user, turns: int = 3) -> None:
         services.game_resign(game_id=game.pk, user=user, scope="match")
 
 
-def test_a_finished_game_is_reviewed_in_the_background_for_its_person_only(
-    alice, human_starts, reviewing, settings
-) -> None:
+@pytest.fixture
+def finished(alice, human_starts, reviewing, settings):
+    """A game of alice against the bot, played a little and resigned, its jobs left waiting
+    in their queues (as on a site whose workers have not taken them yet)."""
     settings.JOBS_INLINE = False
     game = current_game(human_starts(alice))
     _play_a_little_then_resign(game, alice)
-    review = Review.objects.get(game=game)
-    assert review.status == Review.Status.PENDING
-    queued = [
+    return game
+
+
+def queued_background() -> list[tuple[str, tuple]]:
+    """The background queue's jobs: (function, args)."""
+    return [
         (task["func"], task["args"])
         for row in OrmQ.objects.filter(key=jobs.BACKGROUND)
         for task in [SignedPackage.loads(row.payload)]
     ]
-    assert queued == [("games.reviews.review_run", (game.pk,))]
+
+
+def test_a_finished_game_is_reviewed_in_the_background_for_its_person_only(finished) -> None:
+    game = finished
+    review = Review.objects.get(game=game)
+    assert review.status == Review.Status.PENDING
+    assert queued_background() == [("games.reviews.review_run", (game.pk,))]
     assert reviews.review_run(game.pk) is True
     review.refresh_from_db()
     assert review.status == Review.Status.DONE and review.finished_at is not None
@@ -67,12 +77,8 @@ def test_a_finished_game_is_reviewed_in_the_background_for_its_person_only(
     assert reviews.review_run(game.pk) is False  # stored once: a second run does nothing
 
 
-def test_the_review_is_the_engines_review_of_the_moves_in_force(
-    alice, human_starts, reviewing, settings
-) -> None:
-    settings.JOBS_INLINE = False
-    game = current_game(human_starts(alice))
-    _play_a_little_then_resign(game, alice)
+def test_the_review_is_the_engines_review_of_the_moves_in_force(finished) -> None:
+    game = finished
     reviews.review_run(game.pk)
     expected = coach.review(
         deal(game),
@@ -85,12 +91,8 @@ def test_the_review_is_the_engines_review_of_the_moves_in_force(
     assert Review.objects.get(game=game).data == expected.to_dict()
 
 
-def test_a_review_whose_job_died_resumes_after_the_turns_it_kept(
-    alice, human_starts, reviewing, settings, monkeypatch
-) -> None:
-    settings.JOBS_INLINE = False
-    game = current_game(human_starts(alice))
-    _play_a_little_then_resign(game, alice)
+def test_a_review_whose_job_died_resumes_after_the_turns_it_kept(finished, monkeypatch) -> None:
+    game = finished
     whole = list(
         coach.review_turns(
             deal(game), moves_in_force(game), seats=(0,), playouts_per_turn=8,
@@ -119,12 +121,8 @@ def test_a_review_whose_job_died_resumes_after_the_turns_it_kept(
     assert review.data["turns"] == [t.to_dict() for t in whole]
 
 
-def test_the_review_reads_back_with_the_replays_positions_and_words(
-    alice, human_starts, reviewing, settings
-) -> None:
-    settings.JOBS_INLINE = False
-    game = current_game(human_starts(alice))
-    _play_a_little_then_resign(game, alice)
+def test_the_review_reads_back_with_the_replays_positions_and_words(finished) -> None:
+    game = finished
     assert reviews.review_for(game) == {"status": "pending", "turns_done": 0}
     reviews.review_run(game.pk)
     shown = reviews.review_for(game)
@@ -147,11 +145,9 @@ def test_no_review_for_a_game_between_bots_or_with_reviews_off(
 
 
 def test_the_replay_page_shows_the_review_its_accuracy_and_its_marked_turns(
-    alice, human_starts, reviewing, settings, client
+    finished, client
 ) -> None:
-    settings.JOBS_INLINE = False
-    game = current_game(human_starts(alice))
-    _play_a_little_then_resign(game, alice)
+    game = finished
     url = f"/play/games/{game.pk}/replay/"
     assert "The expert bot is reviewing this game." in client.get(url).content.decode()
     reviews.review_run(game.pk)
@@ -190,19 +186,13 @@ def test_the_pacer_keeps_a_review_to_its_share_of_a_core(monkeypatch) -> None:
     assert len(slept) == 1  # a whole core: no pause
 
 
-def test_a_long_review_hands_over_to_a_fresh_job_before_its_timeout(
-    alice, human_starts, reviewing, settings, monkeypatch
-) -> None:
-    settings.JOBS_INLINE = False
-    game = current_game(human_starts(alice))
-    _play_a_little_then_resign(game, alice)
+def test_a_long_review_hands_over_to_a_fresh_job_before_its_timeout(finished, monkeypatch) -> None:
+    game = finished
     monkeypatch.setattr(reviews, "SLICE", 0.0)  # every turn is past the slice
     assert reviews.review_run(game.pk) is False
     review = Review.objects.get(game=game)
     assert review.status == Review.Status.PENDING and len(review.data["turns"]) == 1
-    queued = [
-        SignedPackage.loads(row.payload)["func"] for row in OrmQ.objects.filter(key="background")
-    ]
+    queued = [func for func, _args in queued_background()]
     assert queued.count("games.reviews.review_run") == 2  # the game's end's, and the handover
     monkeypatch.setattr(reviews, "SLICE", 1.0)
     assert reviews.review_run(game.pk) is True
